@@ -1,0 +1,18 @@
+# cmake --install: headers, libonnxpool.a (kernels and Halide runtime inside)
+# and a CMake package, so applications do find_package(onnxpool).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS onnxpool EXPORT onnxpoolTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY include/onnxpool DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT onnxpoolTargets NAMESPACE onnxpool::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/onnxpool)
+configure_package_config_file(cmake/onnxpoolConfig.cmake.in
+                              "${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfig.cmake"
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/onnxpool)
+write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfigVersion.cmake"
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfig.cmake"
+              "${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfigVersion.cmake"
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/onnxpool)

@@ -1,0 +1,31 @@
+// The shape every windowed pooling algorithm shares, handed to a schedule.
+//
+// A window reduction is separable: first reduce along every spatial axis but
+// the fastest (`rows`: one value per input x per output row), then copy that
+// row into a buffer padded with the reduction's identity (`padded_row`), then
+// reduce along x (`window`). No stage ever clamps a vector index, so no lane
+// gathers; the padding lives in the row buffer (design.md §3 and §6).
+#pragma once
+
+#include <vector>
+
+#include "Halide.h"
+#include "window_params.h"
+
+namespace onnxpool::gen {
+
+struct SeparablePool {
+  int spatial_rank = 0;
+  std::vector<Halide::Var> vars;  // x, [y, [z,]] plane: output (and stage) coordinates
+  Halide::Func rows;              // undefined for rank 1: nothing to reduce before x
+  Halide::RDom row_taps;          // the taps `rows` reduces over
+  Halide::Func padded_row;
+  Halide::Func window;
+  Halide::RDom x_taps;
+  Halide::Func output;            // the pipeline's output Func (maybe a Tuple)
+  std::vector<WindowDim> dims;
+  Halide::Expr rows_per_task;     // parallel grain, chosen by the runtime
+  Halide::Type accumulator_type;  // sets the vector width
+};
+
+}  // namespace onnxpool::gen

@@ -1,0 +1,39 @@
+// The pooling entry points. Every call validates its arguments first and, on
+// error, returns a status that names the offending attribute or tensor and
+// writes nothing. Calls are safe from many threads at once.
+#pragma once
+
+#include "onnxpool/attributes.h"
+#include "onnxpool/status.h"
+#include "onnxpool/tensor.h"
+
+namespace onnxpool {
+
+// MaxPool. Y has X's element type and the shape from infer_output_shape.
+// Indices is optional (nullptr to skip): int64, same shape as Y, flattened
+// over the whole input, (n*C + c) * prod(spatial) + offset, where offset is
+// row-major (storage_order = 0) or column-major (storage_order = 1).
+//
+// NaN policy: a window holding a NaN yields NaN (IEEE 754-2019 maximum), and
+// Indices points at its first NaN in scan order. Ties otherwise go to the
+// first maximum in scan order. A window with no tap inside the input (only
+// possible with dilations and large pads) yields the type's lowest value
+// (-inf for floats) and index -1.
+Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+                const TensorView* Indices = nullptr);
+
+// Threads used by the kernels; 0 means one per hardware thread (the default).
+// Returns invalid_argument for a negative count.
+Status set_num_threads(int threads);
+int num_threads();
+
+// Caps the instruction-set variant the x86 runtime dispatcher may pick, e.g.
+// to compare variants or to avoid AVX-512 clock throttling. kNative (the
+// default) picks the best variant this CPU supports.
+enum class CpuVariant { kNative, kAvx512, kAvx2, kBaseline };
+Status set_cpu_variant_limit(CpuVariant limit);
+// The variant the dispatcher would pick now on this CPU under the current limit.
+CpuVariant active_cpu_variant();
+const char* cpu_variant_name(CpuVariant variant);
+
+}  // namespace onnxpool

@@ -1,0 +1,18 @@
+// Everything the runtime tells the Halide runtime: where errors go, how many
+// threads, which multi-target variants may run.
+#pragma once
+
+#include <string>
+
+namespace onnxpool::detail {
+
+// Passed as Halide's user_context on every call, so each call collects its
+// own error text even when many threads call at once.
+struct CallContext {
+  std::string error;
+};
+
+// Installs the handlers once; cheap to call on every entry.
+void ensure_halide_configured();
+
+}  // namespace onnxpool::detail

@@ -1,0 +1,14 @@
+#include "kernel_registry.h"
+
+#include "onnxpool_kernel_table.h"
+
+namespace onnxpool::detail {
+
+const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, KernelVariant variant) {
+  for (const KernelEntry& k : kKernelTable) {
+    if (k.op == op && k.type == type && k.spatial_rank == spatial_rank && k.variant == variant) return &k;
+  }
+  return nullptr;
+}
+
+}  // namespace onnxpool::detail

@@ -1,0 +1,57 @@
+#include "tensor_checks.h"
+
+namespace onnxpool::detail {
+
+std::string shape_string(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+int64_t element_count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+namespace {
+
+std::string where(PoolOp op, const char* name) { return std::string(op_name(op)) + ": tensor '" + name + "' "; }
+
+}  // namespace
+
+Status check_input(PoolOp op, const char* name, const TensorView& t) {
+  if (t.device != Device::kHost) {
+    return Status::unsupported(where(op, name) + "is in CUDA device memory; this build of onnxpool runs on the CPU only");
+  }
+  if (element_size(t.type) == 0) {
+    return Status::invalid_argument(where(op, name) + "has an unknown element type code " +
+                                    std::to_string(static_cast<int>(t.type)));
+  }
+  for (int64_t d : t.shape) {
+    if (d < 0) return Status::invalid_argument(where(op, name) + "has a negative dimension: " + shape_string(t.shape));
+  }
+  if (t.data == nullptr) {
+    bool empty = false;
+    for (int64_t d : t.shape) empty = empty || d == 0;
+    if (!empty) return Status::invalid_argument(where(op, name) + "has a null data pointer");
+  }
+  return Status::ok();
+}
+
+Status check_output(PoolOp op, const char* name, const TensorView& t, ElementType type,
+                    const std::vector<int64_t>& shape) {
+  Status s = check_input(op, name, t);
+  if (!s) return s;
+  if (t.type != type) {
+    return Status::invalid_argument(where(op, name) + "must be " + element_type_name(type) + ", got " +
+                                    element_type_name(t.type));
+  }
+  if (t.shape != shape) {
+    return Status::invalid_argument(where(op, name) + "must have shape " + shape_string(shape) + ", got " +
+                                    shape_string(t.shape));
+  }
+  return Status::ok();
+}
+
+}  // namespace onnxpool::detail

@@ -16,3 +16,11 @@ write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfigVers
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfig.cmake"
               "${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfigVersion.cmake"
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/onnxpool)
+
+if(BUILD_TESTING)
+  add_test(NAME install_and_use_package
+           COMMAND "${CMAKE_COMMAND}" -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                   -DWORK_DIR=${CMAKE_BINARY_DIR}/install-test "-DGENERATOR=${CMAKE_GENERATOR}"
+                   "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/install_smoke_test.cmake")
+endif()

@@ -1,0 +1,15 @@
+# ctest script: installs this build into a scratch prefix, then configures,
+# builds and runs examples/maxpool_app against it with find_package(onnxpool).
+# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM.
+file(REMOVE_RECURSE "${WORK_DIR}")
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
+  endif()
+endfunction()
+run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples/maxpool_app" -B "${WORK_DIR}/app" -G "${GENERATOR}"
+    "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
+run("${CMAKE_COMMAND}" --build "${WORK_DIR}/app")
+run("${WORK_DIR}/app/maxpool_app")

@@ -1,61 +1,98 @@
-// MaxPool compares values through order-preserving integer keys.
+// MaxPool compares values through order-preserving unsigned integer keys.
 //
 // Why: IEEE 754-2019 `maximum` (NaN propagates, +0 > -0) is order-independent,
 // so the separable two-pass schedule gives the same bits as a scan-order loop,
-// and integer max is one instruction where a NaN-aware float max is four.
-// 16-bit floats stay 16-bit (twice the lanes of widening to float32).
+// and an unsigned integer max is one instruction where a NaN-aware float max
+// is four. 16-bit floats stay 16-bit (twice the lanes of widening to float32).
 //
-// Key of a float's bit pattern b (signed integer of the same width):
-//   non-negative b  -> b            (ordering of positive floats = their bits)
-//   negative b      -> b ^ MAGNITUDE_MASK (flips the order of negatives)
-//   any NaN         -> the largest key, which maps back to a quiet NaN.
-// The map is its own inverse on every non-NaN key.
+// Key of a float with bit pattern b (w bits, arithmetic on w-bit integers):
+//   t = b ^ ((b >>signed (w-1)) >>unsigned 1)   negatives: order reversed
+//   key = t - t(-inf)  (wrapping)                -inf -> 0, every NaN -> above +inf
+//   key = min(key, key(+inf) + 1)                every NaN -> one key, so the
+//                                                first NaN in scan order wins
+// Five cheap integer ops per element. The inverse undoes the first two steps
+// and turns the one NaN key into the canonical quiet NaN.
 #pragma once
 
 #include "Halide.h"
 
 namespace onnxpool::gen {
 
-inline Halide::Type key_type(const Halide::Type& t) {
-  return t.is_float() || t.is_bfloat() ? Halide::Int(t.bits()) : t;
-}
+inline bool is_floating(const Halide::Type& t) { return t.is_float() || t.is_bfloat(); }
 
-// Largest bit pattern of +inf: anything above it (sign cleared) is a NaN.
-inline Halide::Expr infinity_bits(const Halide::Type& t) {
-  const Halide::Type k = key_type(t);
-  if (t.is_bfloat()) return Halide::cast(k, 0x7F80);
+inline Halide::Type key_type(const Halide::Type& t) { return is_floating(t) ? Halide::UInt(t.bits()) : t; }
+
+namespace detail {
+
+// Bits of -inf as an unsigned w-bit pattern.
+inline uint64_t negative_infinity_bits(const Halide::Type& t) {
+  if (t.is_bfloat()) return 0xFF80;
   switch (t.bits()) {
-    case 16: return Halide::cast(k, 0x7C00);
-    case 32: return Halide::cast(k, 0x7F800000);
-    default: return Halide::cast(k, Halide::Expr(int64_t(0x7FF0000000000000LL)));
+    case 16: return 0xFC00;
+    case 32: return 0xFF800000u;
+    default: return 0xFFF0000000000000ull;
   }
 }
 
+// t(b) on a constant, to fold the offset at generator time.
+inline uint64_t order_bits(uint64_t b, int bits) {
+  const uint64_t sign = uint64_t(1) << (bits - 1);
+  const uint64_t magnitude = sign - 1;
+  return (b & sign) ? (b ^ magnitude) : b;
+}
+
+inline Halide::Expr flip_negatives(const Halide::Expr& bits_unsigned, const Halide::Type& t) {
+  const Halide::Type s = Halide::Int(t.bits());
+  const Halide::Type u = Halide::UInt(t.bits());
+  Halide::Expr all_ones_if_negative = Halide::reinterpret(u, Halide::reinterpret(s, bits_unsigned) >> (t.bits() - 1));
+  return bits_unsigned ^ (all_ones_if_negative >> 1);
+}
+
+inline Halide::Expr key_offset(const Halide::Type& t) {
+  return Halide::Internal::make_const(Halide::UInt(t.bits()), order_bits(negative_infinity_bits(t), t.bits()));
+}
+
+// +inf's bits are -inf's without the sign; the next pattern up is a NaN.
+inline uint64_t nan_key_value(const Halide::Type& t) {
+  const uint64_t positive_infinity = negative_infinity_bits(t) & ~(uint64_t(1) << (t.bits() - 1));
+  const uint64_t mask = t.bits() == 64 ? ~uint64_t(0) : (uint64_t(1) << t.bits()) - 1;
+  return (order_bits(positive_infinity, t.bits()) + 1 - order_bits(negative_infinity_bits(t), t.bits())) & mask;
+}
+
+inline uint64_t quiet_nan_bits(const Halide::Type& t) {
+  if (t.is_bfloat()) return 0x7FC0;
+  switch (t.bits()) {
+    case 16: return 0x7E00;
+    case 32: return 0x7FC00000u;
+    default: return 0x7FF8000000000000ull;
+  }
+}
+
+}  // namespace detail
+
 inline Halide::Expr to_key(const Halide::Expr& value) {
   const Halide::Type t = value.type();
-  if (!(t.is_float() || t.is_bfloat())) return value;
-  const Halide::Type k = key_type(t);
-  const Halide::Expr bits = Halide::reinterpret(k, value);
-  const Halide::Expr magnitude_mask = k.max();
-  const Halide::Expr flip = (bits >> (t.bits() - 1)) & magnitude_mask;  // all ones below sign, or 0
-  const Halide::Expr is_nan = (bits & magnitude_mask) > infinity_bits(t);
-  return Halide::select(is_nan, k.max(), bits ^ flip);
+  if (!is_floating(t)) return value;
+  const Halide::Type u = Halide::UInt(t.bits());
+  Halide::Expr bits = Halide::reinterpret(u, value);
+  Halide::Expr key = detail::flip_negatives(bits, t) - detail::key_offset(t);
+  return Halide::min(key, Halide::Internal::make_const(u, detail::nan_key_value(t)));
 }
 
 inline Halide::Expr from_key(const Halide::Expr& key, const Halide::Type& t) {
-  if (!(t.is_float() || t.is_bfloat())) return key;
-  const Halide::Type k = key_type(t);
-  const Halide::Expr flip = (key >> (t.bits() - 1)) & k.max();
-  return Halide::reinterpret(t, key ^ flip);
+  if (!is_floating(t)) return key;
+  // flip_negatives is its own inverse: it keeps the sign bit it keys on.
+  const Halide::Type u = Halide::UInt(t.bits());
+  Halide::Expr bits = detail::flip_negatives(key + detail::key_offset(t), t);
+  bits = Halide::select(key == Halide::Internal::make_const(u, detail::nan_key_value(t)),
+                        Halide::Internal::make_const(u, detail::quiet_nan_bits(t)), bits);
+  return Halide::reinterpret(t, bits);
 }
 
 // Key of the reduction's identity: -inf for floats, the lowest value for
 // integers. A window with no tap in the input reports it.
 inline Halide::Expr lowest_key(const Halide::Type& t) {
-  if (!(t.is_float() || t.is_bfloat())) return t.min();
-  const Halide::Type k = key_type(t);
-  // -inf has bits sign|infinity; its key is those bits ^ magnitude mask.
-  return (infinity_bits(t) | k.min()) ^ k.max();
+  return is_floating(t) ? Halide::Internal::make_const(key_type(t), 0) : t.min();
 }
 
 }  // namespace onnxpool::gen

@@ -36,6 +36,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
     dims_ = add_window_inputs(this, rank);
     rows_per_task_ = add_input<int>("rows_per_task");
+    rows_clamp_safe_ = add_input<bool>("rows_clamp_safe");
     if (with_indices) {
       first_plane_ = add_input<int64_t>("first_plane");
       column_major_ = add_input<bool>("column_major");
@@ -54,6 +55,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.vars = make_pool_vars(rank, "");
     pool.dims = dims_;
     pool.rows_per_task = *rows_per_task_;
+    pool.rows_clamp_safe = *rows_clamp_safe_;
     pool.accumulator_type = key_type(type);
     const std::vector<Halide::Var>& v = pool.vars;
     Halide::Var x = v[0], plane = v[rank];
@@ -80,7 +82,10 @@ class MaxPool : public Halide::Generator<MaxPool> {
         at.push_back(Halide::clamp(tap, 0, extent - 1));
       }
       at.push_back(plane);
-      pool.row_taps.where(inside);
+      // Max is idempotent, so when every window has a tap inside the input and
+      // no dilation, a clamped tap repeats a row of the same window: the
+      // runtime says so and the schedule drops the per-tap test.
+      pool.row_taps.where(inside || *rows_clamp_safe_);
       for (int i = rank - 1; i >= 1; --i) column_row = column_row * input_->dim(i).extent() + at[i];
       if (with_indices) {
         column(v) = Tuple(lowest, kNoTap);
@@ -130,6 +135,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.rows = rank > 1 ? column : Func();
     if (rank == 1) column.compute_inline();
     pool.output = out;
+    if (with_indices) pool.output_specializations.push_back(!*column_major_);
 
     set_estimates(rank);
     schedule_separable_pool_cpu(pool, get_target());
@@ -175,6 +181,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     output_->set_estimates(output_region);
     set_window_estimates(dims_);
     rows_per_task_->set_estimate(8);
+    rows_clamp_safe_->set_estimate(true);
     if (with_indices) {
       first_plane_->set_estimate(0);
       column_major_->set_estimate(false);
@@ -184,6 +191,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
   Input<Halide::Buffer<void>>* input_ = nullptr;
   std::vector<WindowDim> dims_;
   Input<int>* rows_per_task_ = nullptr;
+  Input<bool>* rows_clamp_safe_ = nullptr;
   Input<int64_t>* first_plane_ = nullptr;
   Input<bool>* column_major_ = nullptr;
   Output<Halide::Buffer<void>>* output_ = nullptr;

@@ -25,7 +25,11 @@ struct SeparablePool {
   Halide::Func output;            // the pipeline's output Func (maybe a Tuple)
   std::vector<WindowDim> dims;
   Halide::Expr rows_per_task;     // parallel grain, chosen by the runtime
+  Halide::Expr rows_clamp_safe;   // bool: `rows` may read clamped taps without testing them
   Halide::Type accumulator_type;  // sets the vector width
+  // Run-time conditions worth a separate copy of the whole loop nest, e.g.
+  // "Indices are row-major", which avoids a vector division per output.
+  std::vector<Halide::Expr> output_specializations;
 };
 
 }  // namespace onnxpool::gen

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "attribute_checks.h"
 #include "onnxpool/attributes.h"
 
 namespace onnxpool {
@@ -56,15 +57,12 @@ Attributes& Attributes::set(const std::string& name, float value) {
 
 namespace {
 
-bool is_global(PoolOp op) {
-  return op == PoolOp::kGlobalMaxPool || op == PoolOp::kGlobalAveragePool ||
-         op == PoolOp::kGlobalLpPool;
-}
+using detail::is_global_op;
 
 // Which attributes each operator accepts (ONNX opset 22).
 bool accepts(PoolOp op, const std::string& name) {
   if (name == "p") return op == PoolOp::kLpPool || op == PoolOp::kGlobalLpPool;
-  if (is_global(op)) return false;
+  if (is_global_op(op)) return false;
   static const char* kWindowed[] = {"kernel_shape", "strides", "dilations", "pads", "auto_pad",
                                     "ceil_mode"};
   for (const char* n : kWindowed) {
@@ -131,23 +129,13 @@ class Parser {
     return Status::ok();
   }
 
-  Status finish() {
-    if (is_global(op_)) return Status::ok();
+  // Fills the ONNX defaults that depend on kernel_shape's rank.
+  void fill_defaults() {
+    if (is_global_op(op_)) return;
     const size_t rank = out_->kernel_shape.size();
-    if (rank == 0) return error("kernel_shape", "is required");
     if (out_->strides.empty()) out_->strides.assign(rank, 1);
     if (out_->dilations.empty()) out_->dilations.assign(rank, 1);
-    const bool has_pads = !out_->pads.empty();
-    if (!has_pads) out_->pads.assign(2 * rank, 0);
-    if (out_->strides.size() != rank) return length_error("strides", rank);
-    if (out_->dilations.size() != rank) return length_error("dilations", rank);
-    if (out_->pads.size() != 2 * rank) return length_error("pads", 2 * rank);
-    const bool any_pad = std::any_of(out_->pads.begin(), out_->pads.end(),
-                                     [](int64_t v) { return v != 0; });
-    if (out_->auto_pad != AutoPad::kNotSet && any_pad) {
-      return error("pads", "must not be given together with auto_pad other than NOTSET");
-    }
-    return Status::ok();
+    if (out_->pads.empty()) out_->pads.assign(2 * rank, 0);
   }
 
  private:
@@ -157,12 +145,6 @@ class Parser {
   Status wrong_kind(const Attributes::Entry& e, Attributes::Kind expected) const {
     return error(e.name, std::string("must be ") + kind_name(expected) + ", got " + kind_name(e.kind));
   }
-  Status length_error(const std::string& name, size_t expected) const {
-    return error(name, "must have " + std::to_string(expected) +
-                           " values (one per kernel_shape axis" + (name == "pads" ? ", begin and end" : "") +
-                           ")");
-  }
-
   PoolOp op_;
   PoolAttributes* out_;
 };
@@ -178,10 +160,78 @@ Status PoolAttributes::parse(PoolOp op, const Attributes& attributes, PoolAttrib
     Status s = parser.apply(e);
     if (!s) return s;
   }
-  Status s = parser.finish();
+  parser.fill_defaults();
+  Status s = detail::validate_attributes(parsed);
   if (!s) return s;
   *out = std::move(parsed);
   return Status::ok();
 }
 
 }  // namespace onnxpool
+
+namespace onnxpool::detail {
+
+bool is_global_op(PoolOp op) {
+  return op == PoolOp::kGlobalMaxPool || op == PoolOp::kGlobalAveragePool || op == PoolOp::kGlobalLpPool;
+}
+
+// Every rule that does not need the input shape. max_pool and friends run it
+// again, so a PoolAttributes filled in by hand is checked as strictly as a parsed one.
+Status validate_attributes(const PoolAttributes& a) {
+  auto error = [&](const std::string& name, const std::string& what) {
+    return Status::invalid_argument(std::string(op_name(a.op)) + ": attribute '" + name + "' " + what);
+  };
+  switch (a.op) {
+    case PoolOp::kMaxPool:
+    case PoolOp::kAveragePool:
+    case PoolOp::kLpPool:
+    case PoolOp::kGlobalMaxPool:
+    case PoolOp::kGlobalAveragePool:
+    case PoolOp::kGlobalLpPool:
+      break;
+    default:
+      return Status::invalid_argument("PoolAttributes: unknown operator code " + std::to_string(static_cast<int>(a.op)));
+  }
+  if (a.p < 1) return error("p", "must be an integer >= 1, got " + std::to_string(a.p));
+  if (a.storage_order != 0 && a.storage_order != 1) {
+    return error("storage_order", "must be 0 or 1, got " + std::to_string(a.storage_order));
+  }
+  if (is_global_op(a.op)) return Status::ok();
+  switch (a.auto_pad) {
+    case AutoPad::kNotSet:
+    case AutoPad::kSameUpper:
+    case AutoPad::kSameLower:
+    case AutoPad::kValid:
+      break;
+    default:
+      return error("auto_pad", "has an unknown value " + std::to_string(static_cast<int>(a.auto_pad)));
+  }
+  const size_t rank = a.kernel_shape.size();
+  if (rank == 0) return error("kernel_shape", "is required");
+  auto per_axis = [&](const char* name, const std::vector<int64_t>& values, size_t expected, bool zero_ok) {
+    if (values.size() != expected) {
+      return error(name, "must have " + std::to_string(expected) + " values (" +
+                             (expected == rank ? "one per kernel_shape axis" : "begin and end per kernel_shape axis") +
+                             "), got " + std::to_string(values.size()));
+    }
+    for (int64_t v : values) {
+      if (zero_ok ? v < 0 : v <= 0) {
+        return error(name, std::string("must be ") + (zero_ok ? "non-negative" : "positive") + ", got " +
+                               std::to_string(v));
+      }
+    }
+    return Status::ok();
+  };
+  Status s = per_axis("kernel_shape", a.kernel_shape, rank, false);
+  if (s) s = per_axis("strides", a.strides, rank, false);
+  if (s) s = per_axis("dilations", a.dilations, rank, false);
+  if (s) s = per_axis("pads", a.pads, 2 * rank, true);
+  if (!s) return s;
+  const bool any_pad = std::any_of(a.pads.begin(), a.pads.end(), [](int64_t v) { return v != 0; });
+  if (a.auto_pad != AutoPad::kNotSet && any_pad) {
+    return error("pads", "must not be given together with auto_pad other than NOTSET");
+  }
+  return Status::ok();
+}
+
+}  // namespace onnxpool::detail

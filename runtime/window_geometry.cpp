@@ -1,5 +1,8 @@
 #include "window_geometry.h"
 
+#include "attribute_checks.h"
+#include "tensor_checks.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -9,18 +12,7 @@ namespace {
 
 constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
 
-bool is_global(PoolOp op) {
-  return op == PoolOp::kGlobalMaxPool || op == PoolOp::kGlobalAveragePool ||
-         op == PoolOp::kGlobalLpPool;
-}
-
 std::string prefix(const PoolAttributes& a) { return std::string(op_name(a.op)) + ": "; }
-
-std::string shape_string(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
 
 // floor(a / b) and ceil(a / b) for a >= 0, b > 0.
 int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -65,7 +57,10 @@ Status resolve_axis(const PoolAttributes& a, size_t axis, int64_t in, AxisWindow
         std::to_string(padded) + ") on spatial axis " + std::to_string(axis) + " of X");
   }
   const int64_t span = padded - dilated;
-  if (a.ceil_mode && a.auto_pad == AutoPad::kNotSet) {
+  // SAME_* fixes the output at ceil(in / stride); VALID is zero pads, and
+  // ceil_mode applies to it as to explicit pads (ONNX shape inference, onnxruntime).
+  const bool same = a.auto_pad == AutoPad::kSameUpper || a.auto_pad == AutoPad::kSameLower;
+  if (a.ceil_mode && !same) {
     w->output = ceil_div(span, w->stride) + 1;
     // The last window must start inside the input or the begin padding.
     if ((w->output - 1) * w->stride >= in + w->pad_begin) --w->output;
@@ -91,7 +86,9 @@ int64_t WindowGeometry::output_plane_size() const {
 
 Status compute_window_geometry(const PoolAttributes& a, const std::vector<int64_t>& shape,
                                WindowGeometry* g) {
-  const bool global = is_global(a.op);
+  Status valid = validate_attributes(a);
+  if (!valid) return valid;
+  const bool global = is_global_op(a.op);
   if (shape.size() < 3) {
     return Status::invalid_argument(prefix(a) + "input X must have rank >= 3 ([N, C, spatial...]), got shape " +
                                     shape_string(shape));

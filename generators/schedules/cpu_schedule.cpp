@@ -28,15 +28,16 @@ void schedule_rows(SeparablePool& pool, int vector_size) {
   Var x = pool.vars[0];
   pool.rows.vectorize(x, vector_size, TailStrategy::GuardWithIf);
   Halide::Stage reduce = pool.rows.update(0);
+  // Without per-tap tests the taps of one vector accumulate in a register.
+  Halide::Stage untested = reduce.specialize(pool.rows_clamp_safe);
   for (int k : kFixedRowKernels) {
     Halide::Expr fixed = Halide::Internal::const_true();
-    for (int i = 1; i < pool.spatial_rank; ++i) {
-      fixed = fixed && (*pool.dims[i].kernel) == k && (*pool.dims[i].dilation) == 1;
-    }
-    Halide::Stage s = reduce.specialize(fixed);
+    for (int i = 1; i < pool.spatial_rank; ++i) fixed = fixed && (*pool.dims[i].kernel) == k;
+    Halide::Stage s = untested.specialize(fixed);
     s.vectorize(x, vector_size, TailStrategy::GuardWithIf);
     for (int i = 0; i < pool.row_taps.dimensions(); ++i) s.unroll(pool.row_taps[i]);
   }
+  untested.vectorize(x, vector_size, TailStrategy::GuardWithIf);
   reduce.vectorize(x, vector_size, TailStrategy::GuardWithIf);
 }
 
@@ -75,6 +76,8 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const Halide::Target& targ
     row_loop = rows_in_task;
   }
   out.parallel(task);
+  // Specializations copy the schedule as it stands, so they come after it.
+  for (const Halide::Expr& condition : pool.output_specializations) out.specialize(condition);
 
   pool.window.compute_at(out, xo);
   schedule_window(pool, vector_size);

@@ -14,11 +14,12 @@ namespace onnxpool {
 // over the whole input, (n*C + c) * prod(spatial) + offset, where offset is
 // row-major (storage_order = 0) or column-major (storage_order = 1).
 //
-// NaN policy: a window holding a NaN yields NaN (IEEE 754-2019 maximum), and
-// Indices points at its first NaN in scan order. Ties otherwise go to the
-// first maximum in scan order. A window with no tap inside the input (only
-// possible with dilations and large pads) yields the type's lowest value
-// (-inf for floats) and index -1.
+// Order and NaN policy: values compare as IEEE 754-2019 `maximum` does: a
+// window holding a NaN yields NaN (the canonical quiet NaN, payload not kept)
+// and +0 > -0. Indices points at the first maximum in scan order, so at the
+// first NaN of a window that has one. A window with no tap inside the input
+// (pads as wide as the kernel, or dilations stepping over the input) yields
+// the type's lowest value (-inf for floats) and index -1.
 Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
                 const TensorView* Indices = nullptr);
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace onnxpool {
@@ -37,6 +38,9 @@ struct TensorView {
   TensorView(void* data_, ElementType type_, std::vector<int64_t> shape_,
              Device device_ = Device::kHost)
       : data(data_), type(type_), shape(std::move(shape_)), device(device_) {}
+  // Spelled out so that TensorView(nullptr, ...) is not ambiguous.
+  TensorView(std::nullptr_t, ElementType type_, std::vector<int64_t> shape_, Device device_ = Device::kHost)
+      : data(nullptr), type(type_), shape(std::move(shape_)), device(device_) {}
   // For read-only inputs: onnxpool never writes through an input view.
   TensorView(const void* data_, ElementType type_, std::vector<int64_t> shape_,
              Device device_ = Device::kHost)

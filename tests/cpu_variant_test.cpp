@@ -1,0 +1,115 @@
+// The x86 runtime dispatcher: every variant this CPU can run must be
+// selectable through set_cpu_variant_limit and must match the reference.
+// Which variants the CPU supports is worked out here independently of the
+// library (GCC's CPU-feature builtins, which also check OS support).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "onnxpool/pooling.h"
+#include "support/maxpool_check.h"
+#include "support/test_settings.h"
+
+namespace onnxpool_test {
+namespace {
+
+using onnxpool::CpuVariant;
+
+constexpr int kCasesPerVariant = 60;
+constexpr uint64_t kStreamBase = 3000;
+
+// Higher is more capable; a limit allows its own level and everything below.
+int level(CpuVariant variant) {
+  switch (variant) {
+    case CpuVariant::kBaseline: return 0;
+    case CpuVariant::kAvx2: return 1;
+    case CpuVariant::kAvx512: return 2;
+    case CpuVariant::kNative: return 3;
+  }
+  return -1;
+}
+
+// design.md section 5: avx512_skylake (F, CD, BW, DQ, VL), avx2+fma+f16c, sse41 baseline.
+// Off x86 only the baseline exists.
+bool cpu_runs(CpuVariant variant) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  switch (variant) {
+    case CpuVariant::kBaseline: return true;
+    case CpuVariant::kAvx2: return avx2;
+    case CpuVariant::kAvx512:
+      return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512vl");
+    case CpuVariant::kNative: return true;
+  }
+  return false;
+#else
+  return variant == CpuVariant::kBaseline || variant == CpuVariant::kNative;
+#endif
+}
+
+CpuVariant best_supported() {
+  for (CpuVariant variant : {CpuVariant::kAvx512, CpuVariant::kAvx2}) {
+    if (cpu_runs(variant)) return variant;
+  }
+  return CpuVariant::kBaseline;
+}
+
+class CpuVariants : public testing::Test {
+ protected:
+  void TearDown() override {
+    EXPECT_TRUE(onnxpool::set_cpu_variant_limit(CpuVariant::kNative).is_ok());
+    EXPECT_EQ(onnxpool::active_cpu_variant(), best_supported());
+  }
+};
+
+TEST_F(CpuVariants, EachLimitSelectsItselfWhenSupportedOtherwiseSomethingLower) {
+  for (CpuVariant limit : {CpuVariant::kAvx512, CpuVariant::kAvx2, CpuVariant::kBaseline}) {
+    const onnxpool::Status status = onnxpool::set_cpu_variant_limit(limit);
+    ASSERT_TRUE(status.is_ok()) << onnxpool::cpu_variant_name(limit) << ": " << status.message();
+    const CpuVariant active = onnxpool::active_cpu_variant();
+    EXPECT_NE(active, CpuVariant::kNative) << "active_cpu_variant names a concrete variant";
+    if (cpu_runs(limit)) {
+      EXPECT_EQ(active, limit) << "limit " << onnxpool::cpu_variant_name(limit) << ", active "
+                               << onnxpool::cpu_variant_name(active);
+    } else {
+      EXPECT_LT(level(active), level(limit)) << onnxpool::cpu_variant_name(active);
+      EXPECT_TRUE(cpu_runs(active)) << onnxpool::cpu_variant_name(active) << " picked on a CPU without it";
+    }
+  }
+  ASSERT_TRUE(onnxpool::set_cpu_variant_limit(CpuVariant::kNative).is_ok());
+  EXPECT_EQ(onnxpool::active_cpu_variant(), best_supported());
+}
+
+TEST_F(CpuVariants, EverySupportedVariantMatchesReference) {
+  std::string ran;
+  for (CpuVariant variant : {CpuVariant::kAvx512, CpuVariant::kAvx2, CpuVariant::kBaseline}) {
+    if (!cpu_runs(variant)) continue;  // nothing of it can run here; the test above covers the fallback
+    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant).is_ok());
+    ASSERT_EQ(onnxpool::active_cpu_variant(), variant);
+    const BatchOutcome outcome = run_random_max_pool_cases(kStreamBase + static_cast<uint64_t>(level(variant)),
+                                                           scaled_case_count(kCasesPerVariant), max_pool_types(), {1, 2, 3});
+    EXPECT_TRUE(outcome.failures.empty()) << onnxpool::cpu_variant_name(variant) << ": " << outcome.report();
+    ran += std::string(ran.empty() ? "" : " ") + onnxpool::cpu_variant_name(variant);
+  }
+  std::printf("onnxpool CPU variants run: %s\n", ran.c_str());
+  RecordProperty("cpu_variants_run", ran);
+  EXPECT_FALSE(ran.empty());
+}
+
+TEST_F(CpuVariants, NamesAreDistinct) {
+  const std::string names[] = {onnxpool::cpu_variant_name(CpuVariant::kNative),
+                               onnxpool::cpu_variant_name(CpuVariant::kAvx512),
+                               onnxpool::cpu_variant_name(CpuVariant::kAvx2),
+                               onnxpool::cpu_variant_name(CpuVariant::kBaseline)};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_FALSE(names[i].empty());
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(names[i], names[j]);
+  }
+}
+
+}  // namespace
+}  // namespace onnxpool_test

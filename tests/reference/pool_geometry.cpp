@@ -1,0 +1,103 @@
+#include "reference/pool_geometry.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace onnxpool_test {
+namespace {
+
+int64_t ceil_div(int64_t numerator, int64_t denominator) {
+  return (numerator + denominator - 1) / denominator;
+}
+
+std::vector<int64_t> or_ones(const std::vector<int64_t>& values, size_t rank, const char* name) {
+  if (values.empty()) return std::vector<int64_t>(rank, 1);
+  if (values.size() != rank) throw std::invalid_argument(std::string("reference: wrong length of ") + name);
+  for (int64_t v : values) {
+    if (v < 1) throw std::invalid_argument(std::string("reference: non-positive ") + name);
+  }
+  return values;
+}
+
+void append_list(std::ostringstream& out, const char* name, const std::vector<int64_t>& values) {
+  if (values.empty()) return;
+  out << ' ' << name << '=';
+  for (size_t i = 0; i < values.size(); ++i) out << (i ? "," : "") << values[i];
+}
+
+}  // namespace
+
+std::string PoolSpec::to_string() const {
+  std::ostringstream out;
+  append_list(out, "kernel_shape", kernel_shape);
+  append_list(out, "strides", strides);
+  append_list(out, "dilations", dilations);
+  append_list(out, "pads", pads);
+  out << " auto_pad=" << auto_pad << " ceil_mode=" << ceil_mode << " storage_order=" << storage_order
+      << " count_include_pad=" << count_include_pad << " p=" << p;
+  return out.str();
+}
+
+int64_t WindowGeometry::dilated_kernel(size_t axis) const {
+  return (kernel[axis] - 1) * dilations[axis] + 1;
+}
+
+std::vector<int64_t> WindowGeometry::onnx_pads() const {
+  std::vector<int64_t> pads = pad_begin;
+  pads.insert(pads.end(), pad_end.begin(), pad_end.end());
+  return pads;
+}
+
+WindowGeometry window_geometry(const PoolSpec& spec, const std::vector<int64_t>& input_spatial) {
+  const size_t rank = input_spatial.size();
+  if (spec.kernel_shape.size() != rank) throw std::invalid_argument("reference: kernel_shape rank");
+  WindowGeometry g;
+  g.input = input_spatial;
+  g.kernel = or_ones(spec.kernel_shape, rank, "kernel_shape");
+  g.strides = or_ones(spec.strides, rank, "strides");
+  g.dilations = or_ones(spec.dilations, rank, "dilations");
+  g.pad_begin.assign(rank, 0);
+  g.pad_end.assign(rank, 0);
+  g.output.assign(rank, 0);
+
+  const bool same_upper = spec.auto_pad == "SAME_UPPER";
+  const bool same_lower = spec.auto_pad == "SAME_LOWER";
+  if (spec.auto_pad == "NOTSET") {
+    if (!spec.pads.empty()) {
+      if (spec.pads.size() != 2 * rank) throw std::invalid_argument("reference: pads length");
+      for (size_t axis = 0; axis < rank; ++axis) {
+        g.pad_begin[axis] = spec.pads[axis];
+        g.pad_end[axis] = spec.pads[rank + axis];
+      }
+    }
+  } else if (!same_upper && !same_lower && spec.auto_pad != "VALID") {
+    throw std::invalid_argument("reference: unknown auto_pad " + spec.auto_pad);
+  }
+
+  for (size_t axis = 0; axis < rank; ++axis) {
+    const int64_t in = g.input[axis];
+    const int64_t stride = g.strides[axis];
+    const int64_t window = g.dilated_kernel(axis);
+    if (in < 1) throw std::invalid_argument("reference: empty spatial axis");
+    if (same_upper || same_lower) {
+      // The total pad comes from the DILATED kernel; the odd unit goes to the
+      // end for SAME_UPPER and to the start for SAME_LOWER.
+      const int64_t total = std::max((ceil_div(in, stride) - 1) * stride + window - in, int64_t{0});
+      const int64_t smaller_half = total / 2;
+      g.pad_begin[axis] = same_upper ? smaller_half : total - smaller_half;
+      g.pad_end[axis] = total - g.pad_begin[axis];
+    }
+    if (g.pad_begin[axis] < 0 || g.pad_end[axis] < 0) throw std::invalid_argument("reference: negative pads");
+
+    const int64_t span = in + g.pad_begin[axis] + g.pad_end[axis] - window;
+    if (span < 0) throw std::invalid_argument("reference: dilated kernel larger than the padded input");
+    int64_t out = (spec.ceil_mode ? ceil_div(span, stride) : span / stride) + 1;
+    // A ceil-mode window that would start inside the end padding is dropped.
+    if (spec.ceil_mode && (out - 1) * stride >= in + g.pad_begin[axis]) --out;
+    g.output[axis] = out;
+  }
+  return g;
+}
+
+}  // namespace onnxpool_test

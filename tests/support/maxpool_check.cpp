@@ -1,0 +1,124 @@
+#include "support/maxpool_check.h"
+
+#include <exception>
+#include <sstream>
+
+#include "onnxpool/pooling.h"
+#include "support/tensor_compare.h"
+#include "support/test_settings.h"
+
+namespace onnxpool_test {
+namespace {
+
+// Fills outputs before the call, so an element the kernel never writes shows up.
+constexpr uint8_t kUnwrittenByte = 0xA5;
+constexpr size_t kFailuresKept = 5;
+
+std::vector<int64_t> spatial_part(const std::vector<int64_t>& shape) {
+  return std::vector<int64_t>(shape.begin() + 2, shape.end());
+}
+
+testing::AssertionResult compare_with_reference(const MaxPoolCase& c) {
+  onnxpool::PoolAttributes attributes;
+  onnxpool::Status status = onnxpool::PoolAttributes::parse(onnxpool::PoolOp::kMaxPool, c.attributes, &attributes);
+  if (!status) return testing::AssertionFailure() << "PoolAttributes::parse failed: " << status.message();
+
+  const MaxPoolResult expected = reference_max_pool(c.spec, c.X);
+  std::vector<int64_t> shape;
+  status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
+  if (!status) return testing::AssertionFailure() << "infer_output_shape failed: " << status.message();
+  if (shape != expected.Y.shape()) {
+    return testing::AssertionFailure() << "infer_output_shape gave " << shape_to_string(shape) << ", expected "
+                                       << shape_to_string(expected.Y.shape());
+  }
+  std::vector<int64_t> pads;
+  status = onnxpool::resolve_pads(attributes, c.X.shape(), &pads);
+  if (!status) return testing::AssertionFailure() << "resolve_pads failed: " << status.message();
+  const std::vector<int64_t> expected_pads = window_geometry(c.spec, spatial_part(c.X.shape())).onnx_pads();
+  if (pads != expected_pads) {
+    return testing::AssertionFailure() << "resolve_pads gave " << shape_to_string(pads) << ", expected "
+                                       << shape_to_string(expected_pads);
+  }
+
+  const HostTensor X_before = c.X;
+  HostTensor Y(c.X.type(), shape);
+  HostTensor Indices(ElementType::kInt64, shape);
+  Y.fill_bytes(kUnwrittenByte);
+  Indices.fill_bytes(kUnwrittenByte);
+  onnxpool::TensorView indices_view = Indices.view();
+  status = onnxpool::max_pool(attributes, c.X.view(), Y.view(), c.with_indices ? &indices_view : nullptr);
+  if (!status) return testing::AssertionFailure() << "max_pool failed: " << status.message();
+
+  if (!c.X.same_bytes(X_before)) return testing::AssertionFailure() << "max_pool wrote into its input X";
+  testing::AssertionResult values = tensors_identical("Y", expected.Y, Y);
+  if (!values || !c.with_indices) return values;
+  return tensors_identical("Indices", expected.Indices, Indices);
+}
+
+}  // namespace
+
+testing::AssertionResult library_matches_reference(const MaxPoolCase& c) {
+  try {
+    return compare_with_reference(c);
+  } catch (const std::exception& e) {
+    // The reference throws only for a case that is not valid ONNX: a test bug.
+    return testing::AssertionFailure() << "exception while checking the case: " << e.what();
+  }
+}
+
+onnxpool::Status library_max_pool(const MaxPoolCase& c, MaxPoolResult* out) {
+  onnxpool::PoolAttributes attributes;
+  onnxpool::Status status = onnxpool::PoolAttributes::parse(onnxpool::PoolOp::kMaxPool, c.attributes, &attributes);
+  if (!status) return status;
+  std::vector<int64_t> shape;
+  status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
+  if (!status) return status;
+  out->Y = HostTensor(c.X.type(), shape);
+  out->Indices = c.with_indices ? HostTensor(ElementType::kInt64, shape) : HostTensor();
+  out->Y.fill_bytes(kUnwrittenByte);
+  out->Indices.fill_bytes(kUnwrittenByte);
+  onnxpool::TensorView indices_view = out->Indices.view();
+  return onnxpool::max_pool(attributes, c.X.view(), out->Y.view(), c.with_indices ? &indices_view : nullptr);
+}
+
+std::string BatchOutcome::report() const {
+  std::ostringstream out;
+  out << failures.size() << " failing case(s) shown, of " << cases_run << " run";
+  for (const std::string& failure : failures) out << "\n" << failure;
+  return out.str();
+}
+
+MaxPoolCase batch_case(uint64_t stream, int index, const std::vector<ElementType>& types,
+                       const std::vector<int>& spatial_ranks) {
+  Random random(derive_seed(test_seed(), stream, static_cast<uint64_t>(index)));
+  const ElementType type = random.pick(types);
+  const int rank = random.pick(spatial_ranks);
+  return random_max_pool_case(random, type, rank);
+}
+
+BatchOutcome run_random_max_pool_cases(uint64_t stream, int count, const std::vector<ElementType>& types,
+                                       const std::vector<int>& spatial_ranks) {
+  BatchOutcome outcome;
+  const uint64_t seed = test_seed();
+  for (int index = 0; index < count; ++index) {
+    const MaxPoolCase c = batch_case(stream, index, types, spatial_ranks);
+    const testing::AssertionResult result = library_matches_reference(c);
+    ++outcome.cases_run;
+    if (!result && outcome.failures.size() < kFailuresKept) {
+      std::ostringstream failure;
+      failure << "[ONNXPOOL_TEST_SEED=" << seed << " stream " << stream << " case " << index << "] "
+              << c.describe() << "\n  " << result.message();
+      outcome.failures.push_back(failure.str());
+    }
+  }
+  return outcome;
+}
+
+const std::vector<ElementType>& max_pool_types() {
+  static const std::vector<ElementType> types{ElementType::kFloat32, ElementType::kFloat16,
+                                              ElementType::kBFloat16, ElementType::kFloat64,
+                                              ElementType::kInt8, ElementType::kUInt8};
+  return types;
+}
+
+}  // namespace onnxpool_test

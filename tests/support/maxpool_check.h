@@ -1,0 +1,48 @@
+// The one check every MaxPool test relies on: the library, driven the way an
+// ONNX runtime drives it, against the reference.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "onnxpool/status.h"
+#include "reference/reference_pooling.h"
+#include "support/maxpool_cases.h"
+
+namespace onnxpool_test {
+
+// Parses the attributes, checks infer_output_shape and resolve_pads against
+// the reference geometry, runs max_pool, and compares Y bit for bit (any NaN
+// equals any NaN) and Indices exactly. Also checks that X is left unchanged.
+// Safe to call from several threads at once.
+testing::AssertionResult library_matches_reference(const MaxPoolCase& c);
+
+// Runs the case through the library only (parse, infer_output_shape,
+// max_pool), for tests that state the expected output literally. Indices is
+// left empty when the case does not ask for it.
+onnxpool::Status library_max_pool(const MaxPoolCase& c, MaxPoolResult* out);
+
+struct BatchOutcome {
+  int cases_run = 0;
+  std::vector<std::string> failures;  // the first few, each with how to rebuild the case
+
+  std::string report() const;
+};
+
+// Case `index` of `stream` in run_random_max_pool_cases: rebuilds any case a
+// failure message names.
+MaxPoolCase batch_case(uint64_t stream, int index, const std::vector<ElementType>& types,
+                       const std::vector<int>& spatial_ranks);
+
+// Runs cases 0 .. count-1 of `stream` (see derive_seed), each with a type and
+// spatial rank drawn from the lists. Makes no gtest assertions, so threads
+// may use it.
+BatchOutcome run_random_max_pool_cases(uint64_t stream, int count, const std::vector<ElementType>& types,
+                                       const std::vector<int>& spatial_ranks);
+
+// Every element type MaxPool takes.
+const std::vector<ElementType>& max_pool_types();
+
+}  // namespace onnxpool_test

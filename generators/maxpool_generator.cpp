@@ -36,7 +36,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
     dims_ = add_window_inputs(this, rank);
     rows_per_task_ = add_input<int>("rows_per_task");
-    rows_clamp_safe_ = add_input<bool>("rows_clamp_safe");
+    clamp_safe_ = add_input<bool>("clamp_safe");
     if (with_indices) {
       first_plane_ = add_input<int64_t>("first_plane");
       column_major_ = add_input<bool>("column_major");
@@ -55,7 +55,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.vars = make_pool_vars(rank, "");
     pool.dims = dims_;
     pool.rows_per_task = *rows_per_task_;
-    pool.rows_clamp_safe = *rows_clamp_safe_;
+    pool.clamp_safe = *clamp_safe_;
     pool.accumulator_type = key_type(type);
     const std::vector<Halide::Var>& v = pool.vars;
     Halide::Var x = v[0], plane = v[rank];
@@ -65,63 +65,58 @@ class MaxPool : public Halide::Generator<MaxPool> {
     Func key("key");
     key(v) = to_key((*input_)(v));
 
-    // Stage 1: reduce over every spatial axis but x. Taps outside the input
-    // are skipped by the `where` (clamping only keeps bounds inference exact).
-    Func column("rows");
-    Expr column_row = Expr(0);  // row-major flat position of the row, over axes >= 1
-    if (rank > 1) {
-      Halide::Region taps;
-      for (int i = 1; i < rank; ++i) taps.push_back({0, *dims_[i].kernel});
-      pool.row_taps = Halide::RDom(taps, "row_tap");
-      std::vector<Expr> at = {x};
-      Expr inside = Halide::Internal::const_true();
-      for (int i = 1; i < rank; ++i) {
-        Expr tap = dims_[i].tap(v[i], pool.row_taps[i - 1]);
-        Expr extent = input_->dim(i).extent();
-        inside = inside && tap >= 0 && tap < extent;
-        at.push_back(Halide::clamp(tap, 0, extent - 1));
-      }
-      at.push_back(plane);
-      // Max is idempotent, so when every window has a tap inside the input and
-      // no dilation, a clamped tap repeats a row of the same window: the
-      // runtime says so and the schedule drops the per-tap test.
-      pool.row_taps.where(inside || *rows_clamp_safe_);
-      for (int i = rank - 1; i >= 1; --i) column_row = column_row * input_->dim(i).extent() + at[i];
-      if (with_indices) {
-        column(v) = Tuple(lowest, kNoTap);
-        column(v) = argmax_step(column(v), key(at), column_row);
-      } else {
-        column(v) = lowest;
-        column(v) = Halide::max(column(v), key(at));
-      }
-    } else if (with_indices) {
-      column(v) = Tuple(key(v), Expr(0));
-    } else {
-      column(v) = key(v);
+    // Stage 1 (`rows`): reduce over every spatial axis but x. It fills the
+    // whole row the windows touch, padding included, with the identity, then
+    // reduces the input's own x range into it: the padding is in the buffer
+    // and no read is ever clamped along x (design.md §3 and §6).
+    //
+    // Row taps outside the input are skipped by the `where`. Max is
+    // idempotent: when every window is undilated along the row axes and holds
+    // a tap inside the input, a tap clamped to the edge repeats a row of its
+    // own window. The runtime then sets `clamp_safe`, and the schedule's
+    // specialization drops the per-tap test.
+    Halide::Region taps = {{0, width}};
+    for (int i = 1; i < rank; ++i) taps.push_back({0, *dims_[i].kernel});
+    pool.taps = Halide::RDom(taps, "tap");
+    std::vector<Expr> at = {pool.taps[0]};
+    std::vector<Expr> row = {pool.taps[0]};
+    Expr rows_inside = Halide::Internal::const_true();
+    for (int i = 1; i < rank; ++i) {
+      Expr tap = dims_[i].tap(v[i], pool.taps[i]);
+      Expr extent = input_->dim(i).extent();
+      rows_inside = rows_inside && tap >= 0 && tap < extent;
+      at.push_back(Halide::clamp(tap, 0, extent - 1));
+      row.push_back(v[i]);
     }
+    at.push_back(plane);
+    row.push_back(plane);
+    if (rank > 1) pool.taps.where(rows_inside || *clamp_safe_);
+    Func rows("rows");
+    if (with_indices) {
+      // Row-major position of the tap within its plane.
+      Expr flat = Expr(0);
+      for (int i = rank - 1; i >= 0; --i) flat = flat * input_->dim(i).extent() + at[i];
+      rows(v) = Tuple(lowest, kNoTap);
+      rows(row) = argmax_step(rows(row), key(at), flat);
+    } else {
+      rows(v) = lowest;
+      rows(row) = Halide::max(rows(row), key(at));
+    }
+    pool.rows = rows;
 
-    // Stage 2: the row padded with the identity on both sides of x.
-    Halide::Region x_bound(rank + 1);
-    x_bound[0] = {0, width};
-    Func padded = with_indices
-        ? Halide::BoundaryConditions::constant_exterior(column, Tuple(lowest, kNoTap), x_bound)
-        : Halide::BoundaryConditions::constant_exterior(column, lowest, x_bound);
-    pool.padded_row = Func("padded_row");
-    pool.padded_row(v) = padded(v);
-
-    // Stage 3: reduce along x.
+    // Stage 2 (`window`): reduce along x.
     pool.x_taps = Halide::RDom(0, *dims_[0].kernel, "x_tap");
-    std::vector<Expr> at(v.begin(), v.end());
-    at[0] = dims_[0].tap(x, pool.x_taps);
+    std::vector<Expr> x_at(v.begin(), v.end());
+    // Windows' x taps, padding included: `rows` holds the identity there.
+    x_at[0] = dims_[0].tap(x, pool.x_taps);
     pool.window = Func("window");
     if (with_indices) {
-      Tuple tap = pool.padded_row(at);
-      Expr flat = Halide::select(tap[1] == kNoTap, kNoTap, tap[1] * width + at[0]);
+      Tuple tap = rows(x_at);
       pool.window(v) = Tuple(lowest, kNoTap);
-      pool.window(v) = argmax_step(pool.window(v), tap[0], flat);
+      pool.window(v) = argmax_step(pool.window(v), tap[0], tap[1]);
     } else {
       pool.window(v) = lowest;
-      pool.window(v) = Halide::max(pool.window(v), pool.padded_row(at));
+      pool.window(v) = Halide::max(pool.window(v), rows(x_at));
     }
 
     Func out = *output_;
@@ -132,8 +127,6 @@ class MaxPool : public Halide::Generator<MaxPool> {
     } else {
       out(v) = from_key(pool.window(v), type);
     }
-    pool.rows = rank > 1 ? column : Func();
-    if (rank == 1) column.compute_inline();
     pool.output = out;
     if (with_indices) pool.output_specializations.push_back(!*column_major_);
 
@@ -181,7 +174,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     output_->set_estimates(output_region);
     set_window_estimates(dims_);
     rows_per_task_->set_estimate(8);
-    rows_clamp_safe_->set_estimate(true);
+    clamp_safe_->set_estimate(true);
     if (with_indices) {
       first_plane_->set_estimate(0);
       column_major_->set_estimate(false);
@@ -191,7 +184,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
   Input<Halide::Buffer<void>>* input_ = nullptr;
   std::vector<WindowDim> dims_;
   Input<int>* rows_per_task_ = nullptr;
-  Input<bool>* rows_clamp_safe_ = nullptr;
+  Input<bool>* clamp_safe_ = nullptr;
   Input<int64_t>* first_plane_ = nullptr;
   Input<bool>* column_major_ = nullptr;
   Output<Halide::Buffer<void>>* output_ = nullptr;

@@ -8,11 +8,12 @@
 namespace onnxpool {
 namespace {
 
-// True when, on every axis but the last, windows are undilated and each holds
-// at least one tap inside the input. Then a tap clamped to the input's edge
-// lands on a row of the same window, which max ignores (it is idempotent), so
-// the kernel may skip testing each tap.
-bool clamped_rows_are_harmless(const detail::WindowGeometry& g) {
+// True when, on every axis but the last (the kernel pads that one in a row
+// buffer), windows are undilated and each holds at least one tap inside the
+// input. Then a tap clamped to the input's edge lands on a row of the same
+// window, which max ignores (it is idempotent), so the kernel may skip
+// testing each tap.
+bool clamped_row_taps_are_harmless(const detail::WindowGeometry& g) {
   for (size_t i = 0; i + 1 < g.axes.size(); ++i) {
     const detail::AxisWindow& a = g.axes[i];
     const bool first_window_reaches_input = a.pad_begin < a.kernel;
@@ -57,7 +58,7 @@ Status max_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
   call.geometry = &geometry;
   call.input = &X;
   call.outputs = {&Y};
-  call.scalars.push_back(detail::ScalarArg::boolean("rows_clamp_safe", clamped_rows_are_harmless(geometry)));
+  call.scalars.push_back(detail::ScalarArg::boolean("clamp_safe", clamped_row_taps_are_harmless(geometry)));
   if (Indices) {
     call.outputs.push_back(Indices);
     call.scalars.push_back(detail::ScalarArg::boolean("column_major", attributes.storage_order == 1));

@@ -1,12 +1,11 @@
 // Hand CPU schedule for separable pooling pipelines.
 //
 // Loop nest, per parallel task of `rows_per_task` output rows of one plane:
-//   for each output row:   rows        (vectorized along input x)
-//                          padded_row  (copy into an identity-padded buffer;
-//                                       loop partitioning keeps the copy dense)
+//   for each output row:   rows        (identity over the padded row, then the
+//                                       row taps of each input x vector)
 //     for each x vector:   window      (accumulates in registers)
 //                          output
-// The row buffers are allocated once per task (store_at the task loop): a heap
+// The row buffer is allocated once per task (store_at the task loop): a heap
 // allocation per row cost 1.7x on S1 (design.md §6).
 #include "cpu_schedule.h"
 
@@ -24,24 +23,35 @@ struct FixedWindow {
 constexpr FixedWindow kFixedXWindows[] = {{3, 2}, {2, 2}, {3, 1}, {1, 1}};
 constexpr int kFixedRowKernels[] = {3, 2, 1};
 
+// `rows`: fill the padded row with the identity, then for each x vector of
+// the input accumulate its row taps in a register.
 void schedule_rows(SeparablePool& pool, int vector_size) {
   Var x = pool.vars[0];
-  pool.rows.vectorize(x, vector_size, TailStrategy::GuardWithIf);
+  Halide::RVar input_x = pool.taps[0];
+  pool.rows.vectorize(x, vector_size, TailStrategy::RoundUp);
   Halide::Stage reduce = pool.rows.update(0);
-  // Without per-tap tests the taps of one vector accumulate in a register.
-  Halide::Stage untested = reduce.specialize(pool.rows_clamp_safe);
-  for (int k : kFixedRowKernels) {
-    Halide::Expr fixed = Halide::Internal::const_true();
-    for (int i = 1; i < pool.spatial_rank; ++i) fixed = fixed && (*pool.dims[i].kernel) == k;
-    Halide::Stage s = untested.specialize(fixed);
-    s.vectorize(x, vector_size, TailStrategy::GuardWithIf);
-    for (int i = 0; i < pool.row_taps.dimensions(); ++i) s.unroll(pool.row_taps[i]);
+  std::vector<Halide::VarOrRVar> order;
+  for (int i = 1; i < pool.taps.dimensions(); ++i) order.emplace_back(pool.taps[i]);
+  order.emplace_back(input_x);
+  if (order.size() > 1) reduce.reorder(order);
+  if (pool.spatial_rank > 1) {
+    // Without per-tap tests the taps of one vector accumulate in a register.
+    Halide::Stage untested = reduce.specialize(pool.clamp_safe);
+    for (int k : kFixedRowKernels) {
+      Halide::Expr fixed = Halide::Internal::const_true();
+      for (int i = 1; i < pool.spatial_rank; ++i) fixed = fixed && (*pool.dims[i].kernel) == k;
+      Halide::Stage s = untested.specialize(fixed);
+      for (int i = 1; i < pool.taps.dimensions(); ++i) s.unroll(pool.taps[i]);
+      s.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
+    }
+    untested.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
   }
-  untested.vectorize(x, vector_size, TailStrategy::GuardWithIf);
-  reduce.vectorize(x, vector_size, TailStrategy::GuardWithIf);
+  // Halide forbids shifting an update's tail vector back (ShiftInwards), so
+  // the last vector of each row is masked.
+  reduce.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
 }
 
-void schedule_window(SeparablePool& pool, int vector_size) {
+void schedule_window(SeparablePool& pool) {
   Var x = pool.vars[0];
   pool.window.vectorize(x);
   Halide::Stage reduce = pool.window.update(0);
@@ -52,44 +62,44 @@ void schedule_window(SeparablePool& pool, int vector_size) {
   reduce.vectorize(x);
 }
 
+// The output's loops: x vectors inside rows inside parallel tasks of
+// (a run of rows, every outer axis, plane): enough tasks for both cores even
+// at batch 1, few enough that each task amortizes the thread pool's wake-up.
+void schedule_output_loops(Halide::Stage out, const SeparablePool& pool, int vector_size, TailStrategy tail) {
+  const int rank = pool.spatial_rank;
+  Var x = pool.vars[0], plane = pool.vars[rank];
+  Var xo("xo"), xi("xi"), task("task"), rows_in_task("rows_in_task");
+  out.split(x, xo, xi, vector_size, tail).vectorize(xi);
+  if (rank == 1) {
+    out.split(plane, task, rows_in_task, pool.rows_per_task, TailStrategy::GuardWithIf);
+  } else {
+    out.split(pool.vars[1], task, rows_in_task, pool.rows_per_task, TailStrategy::GuardWithIf);
+    for (int i = 2; i <= rank; ++i) out.fuse(task, pool.vars[i], task);
+  }
+  out.parallel(task);
+}
+
 }  // namespace
 
 void schedule_separable_pool_cpu(SeparablePool& pool, const Halide::Target& target) {
   const int vector_size = target.natural_vector_size(pool.accumulator_type);
-  const int rank = pool.spatial_rank;
-  Var x = pool.vars[0], plane = pool.vars[rank];
-  Var xo("xo"), xi("xi"), task("task"), rows_in_task("rows_in_task");
-
   Halide::Func out = pool.output;
-  out.split(x, xo, xi, vector_size, TailStrategy::GuardWithIf).vectorize(xi);
-
-  // Parallel over (outer rows, plane): enough tasks for both cores even at
-  // batch 1, few enough that each task amortizes the thread pool's wake-up.
-  Var row_loop = x;
-  if (rank == 1) {
-    out.split(plane, task, rows_in_task, pool.rows_per_task, TailStrategy::GuardWithIf);
-    row_loop = rows_in_task;
-  } else {
-    Var y = pool.vars[1];
-    out.split(y, task, rows_in_task, pool.rows_per_task, TailStrategy::GuardWithIf);
-    for (int i = 2; i <= rank; ++i) out.fuse(task, pool.vars[i], task);
-    row_loop = rows_in_task;
-  }
-  out.parallel(task);
-  // Specializations copy the schedule as it stands, so they come after it.
+  // Outputs at least a vector wide end each row with a vector shifted back
+  // over outputs already written (recomputing the same values), not a masked
+  // partial one: on 28-wide planes the masked tail was half of all vectors.
+  // Specializations start from the schedule as it stands when they are made.
+  const Halide::Expr out_width = out.output_buffers()[0].dim(0).extent();
+  schedule_output_loops(out, pool, vector_size, TailStrategy::GuardWithIf);
   for (const Halide::Expr& condition : pool.output_specializations) out.specialize(condition);
 
+  Var xo("xo"), task("task");
   pool.window.compute_at(out, xo);
-  schedule_window(pool, vector_size);
+  schedule_window(pool);
 
-  // One row of storage, reused by every row of the task.
-  pool.padded_row.store_at(out, task).compute_at(out, row_loop);
-  pool.padded_row.vectorize(x, vector_size, TailStrategy::RoundUp);
-  if (rank > 1) pool.padded_row.fold_storage(pool.vars[1], 1);
-  if (pool.rows.defined()) {
-    pool.rows.store_at(out, task).compute_at(out, row_loop).fold_storage(pool.vars[1], 1);
-    schedule_rows(pool, vector_size);
-  }
+  // All of a task's rows at once: the per-row loop set-up of computing them
+  // row by row cost more than the row's work on 28-wide planes.
+  pool.rows.compute_at(out, task);
+  schedule_rows(pool, vector_size);
 }
 
 }  // namespace onnxpool::gen

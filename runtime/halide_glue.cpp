@@ -2,6 +2,8 @@
 // process; a library must never do that, so errors land in the CallContext.
 #include "halide_glue.h"
 
+#include "thread_pool.h"
+
 #include <HalideRuntime.h>
 
 #include <algorithm>
@@ -43,7 +45,11 @@ int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()
 
 void apply_thread_count() {
   const int n = g_threads.load();
-  halide_set_num_threads(n == 0 ? hardware_threads() : n);
+  set_parallel_threads(n == 0 ? hardware_threads() : n);
+}
+
+int do_par_for(void* user_context, halide_task_t task, int min, int size, uint8_t* closure) {
+  return parallel_for(user_context, task, min, size, closure);
 }
 
 // True when the dispatcher may pick code compiled with all of `wanted`.
@@ -61,6 +67,7 @@ void ensure_halide_configured() {
   std::call_once(once, [] {
     halide_set_error_handler(on_halide_error);
     halide_set_custom_can_use_target_features(can_use_features);
+    halide_set_custom_do_par_for(do_par_for);
     apply_thread_count();
   });
 }

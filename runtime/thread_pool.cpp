@@ -1,0 +1,155 @@
+#include "thread_pool.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ONNXPOOL_CPU_RELAX() _mm_pause()
+#elif defined(__aarch64__)
+#define ONNXPOOL_CPU_RELAX() asm volatile("yield")
+#else
+#define ONNXPOOL_CPU_RELAX() ((void)0)
+#endif
+
+namespace onnxpool::detail {
+namespace {
+
+// How long an idle worker keeps polling before it sleeps.
+constexpr auto kSpinTime = std::chrono::microseconds(2000);
+
+struct Job {
+  ParallelTask task;
+  void* user_context;
+  uint8_t* closure;
+  int min, size;
+  std::atomic<int> next{0};
+  std::atomic<int> result{0};
+
+  void run_available() {
+    for (int i = next.fetch_add(1); i < size; i = next.fetch_add(1)) {
+      const int r = task(user_context, min + i, closure);
+      if (r != 0) {
+        int expected = 0;
+        result.compare_exchange_strong(expected, r);
+      }
+    }
+  }
+};
+
+// Protocol: the caller publishes a job by bumping `generation_` (odd: a job
+// is open), works on it, closes it (bump to even) and waits until no worker
+// is inside. A worker registers in `active_` first and only then checks the
+// generation, so it either is counted before the close or never touches the
+// job.
+class SpinningPool {
+ public:
+  explicit SpinningPool(int workers) {
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  }
+  ~SpinningPool() {
+    {
+      std::lock_guard<std::mutex> lock(sleep_mutex_);
+      stop_.store(true);
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  int run(Job& job) {
+    job_ = &job;
+    generation_.fetch_add(1);  // open
+    if (sleepers_.load() > 0) {
+      std::lock_guard<std::mutex> lock(sleep_mutex_);
+      wake_.notify_all();
+    }
+    job.run_available();
+    generation_.fetch_add(1);  // close
+    while (active_.load() != 0) ONNXPOOL_CPU_RELAX();
+    job_ = nullptr;
+    return job.result.load();
+  }
+
+ private:
+  void work() {
+    uint64_t seen = generation_.load();
+    for (;;) {
+      if (!wait_for_change(seen)) return;
+      seen = generation_.load();
+      if (seen % 2 == 0) continue;  // a close, not a job
+      active_.fetch_add(1);
+      if (generation_.load() == seen) job_->run_available();
+      active_.fetch_sub(1);
+    }
+  }
+
+  // Spins, then sleeps, until the generation moves past `seen`. False on stop.
+  bool wait_for_change(uint64_t seen) {
+    const auto spin_until = std::chrono::steady_clock::now() + kSpinTime;
+    for (int polls = 0; generation_.load() == seen; ++polls) {
+      if (stop_.load()) return false;
+      ONNXPOOL_CPU_RELAX();
+      if (polls % 256 == 255 && std::chrono::steady_clock::now() > spin_until) {
+        std::unique_lock<std::mutex> lock(sleep_mutex_);
+        sleepers_.fetch_add(1);
+        wake_.wait(lock, [&] { return stop_.load() || generation_.load() != seen; });
+        sleepers_.fetch_sub(1);
+      }
+    }
+    return !stop_.load();
+  }
+
+  std::vector<std::thread> threads_;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> active_{0};
+  std::atomic<int> sleepers_{0};
+  std::atomic<bool> stop_{false};
+  Job* job_ = nullptr;  // valid while the generation is odd
+  std::mutex sleep_mutex_;
+  std::condition_variable wake_;
+};
+
+std::mutex g_pool_mutex;  // one job at a time; held while a job runs
+std::unique_ptr<SpinningPool> g_pool;
+int g_pool_threads = 1;
+std::atomic<int> g_wanted_threads{1};
+
+int run_serially(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
+  for (int i = min; i < min + size; ++i) {
+    const int r = task(user_context, i, closure);
+    if (r != 0) return r;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void set_parallel_threads(int threads) { g_wanted_threads.store(threads < 1 ? 1 : threads); }
+
+int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
+  if (size <= 1 || g_wanted_threads.load() == 1) return run_serially(user_context, task, min, size, closure);
+  // Another caller holds the pool: run this job on the calling thread
+  // rather than queue behind it (the machine's cores are busy anyway).
+  std::unique_lock<std::mutex> lock(g_pool_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return run_serially(user_context, task, min, size, closure);
+  const int wanted = g_wanted_threads.load();
+  if (!g_pool || g_pool_threads != wanted) {
+    g_pool.reset();
+    g_pool = std::make_unique<SpinningPool>(wanted - 1);
+    g_pool_threads = wanted;
+  }
+  Job job;
+  job.task = task;
+  job.user_context = user_context;
+  job.closure = closure;
+  job.min = min;
+  job.size = size;
+  return g_pool->run(job);
+}
+
+}  // namespace onnxpool::detail

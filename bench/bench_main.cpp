@@ -1,0 +1,26 @@
+// main() for the onnxpool benchmark binaries.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+int main(int argc, char** argv) {
+  // Medians over repetitions are what the reports quote, so repeat by default.
+  // The defaults go before the user's arguments: Google Benchmark lets a later
+  // flag override an earlier one, so anything on the command line still wins.
+  static char kRepetitions[] = "--benchmark_repetitions=5";
+  static char kAggregatesOnly[] = "--benchmark_report_aggregates_only=true";
+  // Warm-up lets thread pools start and caches fill, and lets the previous
+  // benchmark's spinning OpenMP or Halide workers go idle, before timing. (The
+  // flag, unlike Benchmark::MinWarmUpTime, leaves benchmark names alone.)
+  static char kWarmUp[] = "--benchmark_min_warmup_time=0.1";
+  std::vector<char*> args = {argv[0], kRepetitions, kAggregatesOnly, kWarmUp};
+  args.insert(args.end(), argv + 1, argv + argc);
+  int count = static_cast<int>(args.size());
+  args.push_back(nullptr);
+
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,96 @@
+#include "onnxpool_maxpool.h"
+
+#include <onnxpool/onnxpool.h>
+
+#include <string>
+#include <vector>
+
+#include "aligned_buffer.h"
+
+namespace onnxpool_bench {
+namespace {
+
+class OnnxpoolMaxPool final : public PoolRunner {
+ public:
+  OnnxpoolMaxPool(const PoolCase& pc, bool with_indices, int threads, const float* input_nchw)
+      : with_indices_(with_indices) {
+    onnxpool::Attributes raw;
+    raw.set("kernel_shape", std::vector<int64_t>{pc.kernel_h, pc.kernel_w})
+        .set("strides", std::vector<int64_t>{pc.stride_h, pc.stride_w})
+        .set("pads", std::vector<int64_t>{pc.pad_top, pc.pad_left, pc.pad_bottom, pc.pad_right});
+    onnxpool::Status status =
+        onnxpool::PoolAttributes::parse(onnxpool::PoolOp::kMaxPool, raw, &attributes_);
+    if (!status) {
+      fail("onnxpool attributes: " + status.message());
+      return;
+    }
+
+    const std::vector<int64_t> input_shape = {pc.n, pc.c, pc.h, pc.w};
+    std::vector<int64_t> output_shape;
+    status = onnxpool::infer_output_shape(attributes_, input_shape, &output_shape);
+    if (!status) {
+      fail("onnxpool shape inference: " + status.message());
+      return;
+    }
+    // A disagreement here would make every later comparison meaningless.
+    if (output_shape != std::vector<int64_t>{pc.n, pc.c, pc.out_h(), pc.out_w()}) {
+      fail("onnxpool infers a different output shape than the benchmark case");
+      return;
+    }
+
+    status = onnxpool::set_num_threads(threads);
+    if (!status) {
+      fail("onnxpool set_num_threads: " + status.message());
+      return;
+    }
+
+    output_ = AlignedBuffer<float>(static_cast<size_t>(pc.output_elements()), 0.0f);
+    x_ = onnxpool::TensorView(input_nchw, onnxpool::ElementType::kFloat32, input_shape);
+    y_ = onnxpool::TensorView(output_.data(), onnxpool::ElementType::kFloat32, output_shape);
+    if (with_indices_) {
+      indices_ = AlignedBuffer<int64_t>(output_.size(), 0);
+      indices_view_ =
+          onnxpool::TensorView(indices_.data(), onnxpool::ElementType::kInt64, output_shape);
+    }
+  }
+
+  bool run() override {
+    // Validation inside max_pool is timed on purpose: every caller pays it.
+    const onnxpool::Status status =
+        onnxpool::max_pool(attributes_, x_, y_, with_indices_ ? &indices_view_ : nullptr);
+    if (!status) return fail("onnxpool max_pool: " + status.message());
+    return true;
+  }
+
+  std::vector<float> output_nchw() const override {
+    return std::vector<float>(output_.data(), output_.data() + output_.size());
+  }
+
+  bool has_indices() const override { return with_indices_; }
+
+  std::vector<int64_t> indices() const override {
+    return std::vector<int64_t>(indices_.data(), indices_.data() + indices_.size());
+  }
+
+  std::string label() const override {
+    return onnxpool::cpu_variant_name(onnxpool::active_cpu_variant());
+  }
+
+ private:
+  bool with_indices_;
+  onnxpool::PoolAttributes attributes_;
+  AlignedBuffer<float> output_;
+  AlignedBuffer<int64_t> indices_;
+  onnxpool::TensorView x_;
+  onnxpool::TensorView y_;
+  onnxpool::TensorView indices_view_;
+};
+
+}  // namespace
+
+std::unique_ptr<PoolRunner> make_onnxpool_max_pool(const PoolCase& pool_case, bool with_indices,
+                                                   int threads, const float* input_nchw) {
+  return std::make_unique<OnnxpoolMaxPool>(pool_case, with_indices, threads, input_nchw);
+}
+
+}  // namespace onnxpool_bench

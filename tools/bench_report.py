@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Turns onnxpool Google Benchmark JSON into Markdown tables and a bar plot.
+
+Reads one or more files written with --benchmark_out=FILE --benchmark_out_format=json
+and prints, for every operator, case and thread count, each implementation's median
+time and how it compares with the fastest peer and the bandwidth floor. A PNG bar plot
+is written next to the Markdown (report.md -> report.png).
+
+It relies only on the benchmark naming scheme of bench/bench_registry.h:
+
+    BM_<op>/<case>/<impl>/threads:<n>[/<anything Google Benchmark appends>]
+
+where <impl> starting with "onnxpool" is ours, "floor_" a bandwidth-floor row (the
+floor is the fastest of them), and anything else a peer. New operators, cases and
+peers therefore need no change here.
+
+    tools/bench_report.py results.json [more.json ...] [-o report.md] [--plot FILE | --no-plot]
+
+The plot needs matplotlib (pip install matplotlib==3.11.2); the tables do not.
+"""
+
+import argparse
+import collections
+import json
+import math
+import re
+import statistics
+import sys
+from pathlib import Path
+
+NAME_PATTERN = re.compile(
+    r"^BM_(?P<op>[^/]+)/(?P<case>[^/]+)/(?P<impl>[A-Za-z0-9_]+)/threads:(?P<threads>\d+)(?:/.*)?$"
+)
+OURS_PREFIX = "onnxpool"
+FLOOR_PREFIX = "floor_"
+MICROSECONDS_PER_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+Key = collections.namedtuple("Key", "op case impl threads")
+
+
+class Measurement:
+    """Everything the input files say about one benchmark (one Key)."""
+
+    def __init__(self):
+        self.medians_us = []  # one per file that reported a median aggregate
+        self.samples_us = []  # single repetitions, used only when no file had a median
+        self.cvs = []  # coefficient of variation over repetitions, one per file
+        self.bytes_per_run = None
+        self.label = ""
+        self.error = None
+
+    def median_us(self):
+        values = self.medians_us or self.samples_us
+        return statistics.median(values) if values else None
+
+    def cv(self):
+        """Spread over repetitions (stddev / mean): a high one flags a noisy machine."""
+        if self.cvs:
+            return max(self.cvs)
+        if len(self.samples_us) >= 2:
+            return statistics.stdev(self.samples_us) / statistics.mean(self.samples_us)
+        return None
+
+
+def kind_of(impl):
+    if impl.startswith(OURS_PREFIX):
+        return "ours"
+    if impl.startswith(FLOOR_PREFIX):
+        return "floor"
+    return "peer"
+
+
+def natural_key(text):
+    """S2 before S10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def load(paths):
+    """Returns ({Key: Measurement}, [context dicts], [names that do not follow the scheme])."""
+    measurements = collections.defaultdict(Measurement)
+    contexts = []
+    unparsed = set()
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+        contexts.append((path, document.get("context", {})))
+        for row in document.get("benchmarks", []):
+            run_name = row.get("run_name", row.get("name", ""))
+            match = NAME_PATTERN.match(run_name)
+            if not match:
+                unparsed.add(run_name)
+                continue
+            key = Key(match["op"], match["case"], match["impl"], int(match["threads"]))
+            measurement = measurements[key]
+            if row.get("error_occurred"):
+                measurement.error = row.get("error_message", "error")
+                continue
+            if row.get("label"):
+                measurement.label = row["label"]
+            if "bytes" in row and row.get("aggregate_name", "median") == "median":
+                measurement.bytes_per_run = row["bytes"]
+            scale = MICROSECONDS_PER_UNIT[row.get("time_unit", "ns")]
+            time_us = row["real_time"] * scale
+            if row.get("run_type") == "aggregate":
+                if row.get("aggregate_name") == "median":
+                    measurement.medians_us.append(time_us)
+                elif row.get("aggregate_name") == "cv":
+                    measurement.cvs.append(row["real_time"])  # a fraction, whatever time_unit says
+            else:
+                measurement.samples_us.append(time_us)
+    return measurements, contexts, sorted(unparsed)
+
+
+def group_by_table(measurements):
+    """{(op, case, threads): {impl: Measurement}}, in a stable, readable order."""
+    ops_in_order = []
+    for key in measurements:
+        if key.op not in ops_in_order:
+            ops_in_order.append(key.op)
+    tables = collections.OrderedDict()
+    for key in sorted(
+        measurements,
+        key=lambda k: (ops_in_order.index(k.op), natural_key(k.case), k.threads, k.impl),
+    ):
+        tables.setdefault((key.op, key.case, key.threads), {})[key.impl] = measurements[key]
+    return tables
+
+
+def best(rows, kind):
+    """(impl, median_us) of the fastest row of `kind`, or (None, None)."""
+    timed = [
+        (m.median_us(), impl)
+        for impl, m in rows.items()
+        if kind_of(impl) == kind and m.error is None and m.median_us() is not None
+    ]
+    if not timed:
+        return None, None
+    time_us, impl = min(timed)
+    return impl, time_us
+
+
+def ratio(numerator, denominator):
+    if numerator is None or not denominator:
+        return "-"
+    return f"{numerator / denominator:.2f}"
+
+
+def format_us(value):
+    if value is None:
+        return "-"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def thread_label(threads):
+    return f"{threads} thread" + ("" if threads == 1 else "s")
+
+
+def summary_table(tables):
+    lines = [
+        "| op | case | threads | onnxpool impl | onnxpool (us) | fastest peer | peer (us) "
+        "| floor (us) | onnxpool / peer | onnxpool / floor |",
+        "|---|---|---:|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for (op, case, threads), rows in tables.items():
+        peer, peer_us = best(rows, "peer")
+        _, floor_us = best(rows, "floor")
+        ours = sorted(impl for impl in rows if kind_of(impl) == "ours")
+        for impl in ours or [None]:
+            m = rows.get(impl)
+            ours_us = m.median_us() if m is not None and m.error is None else None
+            shown = impl if m is None or m.error is None else f"{impl} (error)"
+            lines.append(
+                f"| {op} | {case} | {threads} | {shown or '-'} | {format_us(ours_us)} "
+                f"| {peer or '-'} | {format_us(peer_us)} | {format_us(floor_us)} "
+                f"| {ratio(ours_us, peer_us)} | {ratio(ours_us, floor_us)} |"
+            )
+    return lines
+
+
+def detail_table(op, case, threads, rows):
+    peer, peer_us = best(rows, "peer")
+    floor, floor_us = best(rows, "floor")
+    lines = [
+        f"### {op} {case}, {thread_label(threads)}",
+        "",
+        f"Fastest peer: {peer or 'none'} ({format_us(peer_us)} us). "
+        f"Bandwidth floor: {floor or 'none'} ({format_us(floor_us)} us).",
+        "",
+        "| implementation | median (us) | cv % | GB/s | / fastest peer | / floor | label |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    order = {"ours": 0, "peer": 1, "floor": 2}
+    for impl, m in sorted(
+        rows.items(),
+        key=lambda item: (order[kind_of(item[0])], item[1].median_us() or math.inf, item[0]),
+    ):
+        if m.error is not None:
+            lines.append(f"| {impl} | error | | | | | {m.error} |")
+            continue
+        time_us = m.median_us()
+        gbps = (
+            f"{m.bytes_per_run / (time_us * 1e3):.1f}"
+            if m.bytes_per_run and time_us
+            else "-"
+        )
+        name = f"**{impl}**" if kind_of(impl) == "ours" else impl
+        cv = m.cv()
+        cv_text = f"{100 * cv:.1f}" if cv is not None else "-"
+        lines.append(
+            f"| {name} | {format_us(time_us)} | {cv_text} | {gbps} | {ratio(time_us, peer_us)} "
+            f"| {ratio(time_us, floor_us)} | {m.label} |"
+        )
+    lines.append("")
+    return lines
+
+
+def context_lines(contexts):
+    lines = []
+    for path, context in contexts:
+        lines.append(
+            f"- `{path}`: {context.get('date', '?')}, host {context.get('host_name', '?')}, "
+            f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
+            f"load {context.get('load_avg', '?')}"
+        )
+    return lines
+
+
+def markdown(tables, contexts, unparsed):
+    lines = ["# onnxpool benchmark report", ""]
+    lines += context_lines(contexts)
+    lines += [
+        "",
+        "Times are medians of wall time per run, in microseconds. Ratios above 1 mean onnxpool "
+        "is slower. GB/s counts the bytes the operator must move (input plus outputs). cv is "
+        "the spread over repetitions (stddev / mean); more than a few percent means the "
+        "machine was busy and the row should be measured again.",
+        "",
+        "## Summary",
+        "",
+    ]
+    lines += summary_table(tables)
+    lines += ["", "## Details", ""]
+    for (op, case, threads), rows in tables.items():
+        lines += detail_table(op, case, threads, rows)
+    if unparsed:
+        lines += ["Ignored (name outside the scheme): " + ", ".join(unparsed), ""]
+    return "\n".join(lines)
+
+
+def plot(tables, path):
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display needed
+    import matplotlib.pyplot as plt
+
+    panels = collections.OrderedDict()
+    for (op, case, threads), rows in tables.items():
+        panels.setdefault((op, case), {})[threads] = rows
+    columns = min(2, len(panels))
+    rows_of_panels = math.ceil(len(panels) / columns)
+    figure, axes = plt.subplots(
+        rows_of_panels, columns, figsize=(7 * columns, 3.6 * rows_of_panels), squeeze=False
+    )
+    for axis in axes.flat[len(panels):]:
+        axis.set_visible(False)
+
+    for axis, ((op, case), by_threads) in zip(axes.flat, panels.items()):
+        impls = sorted(
+            {impl for rows in by_threads.values() for impl in rows},
+            key=lambda impl: ({"ours": 0, "peer": 1, "floor": 2}[kind_of(impl)], impl),
+        )
+        thread_counts = sorted(by_threads)
+        width = 0.8 / len(thread_counts)
+        for slot, threads in enumerate(thread_counts):
+            heights = []
+            failed = []
+            for impl in impls:
+                m = by_threads[threads].get(impl)
+                ok = m is not None and m.error is None and m.median_us() is not None
+                heights.append(m.median_us() if ok else 0.0)
+                failed.append(m is not None and m.error is not None)
+            offset = (slot - (len(thread_counts) - 1) / 2) * width
+            positions = [i + offset for i in range(len(impls))]
+            axis.bar(positions, heights, width, label=thread_label(threads))
+            for position, is_failed in zip(positions, failed):
+                if is_failed:  # an empty slot must not read as "infinitely fast"
+                    axis.text(position, 0, "error", rotation=90, ha="center", va="bottom",
+                              fontsize=7, color="red")
+        axis.set_xticks(range(len(impls)))
+        axis.set_xticklabels(impls, rotation=35, ha="right", fontsize=8)
+        for tick, impl in zip(axis.get_xticklabels(), impls):
+            if kind_of(impl) == "ours":
+                tick.set_fontweight("bold")
+        axis.set_title(f"{op} {case}")
+        axis.set_ylabel("median time (us)")
+        axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("results", nargs="+", help="Google Benchmark JSON files")
+    parser.add_argument("-o", "--output", help="write the Markdown here instead of stdout")
+    parser.add_argument("--plot", help="PNG path (default: the output path with .png, "
+                        "or bench_report.png when printing to stdout)")
+    parser.add_argument("--no-plot", action="store_true", help="tables only")
+    args = parser.parse_args(argv)
+
+    measurements, contexts, unparsed = load(args.results)
+    if not measurements:
+        print("bench_report: no benchmark in the inputs follows BM_<op>/<case>/<impl>/threads:<n>",
+              file=sys.stderr)
+        return 1
+    tables = group_by_table(measurements)
+    report = markdown(tables, contexts, unparsed)
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(report + "\n", encoding="utf-8")
+    else:
+        print(report)
+
+    if args.no_plot:
+        return 0
+    plot_path = args.plot or (
+        str(Path(args.output).with_suffix(".png")) if args.output else "bench_report.png"
+    )
+    try:
+        plot(tables, plot_path)
+    except ImportError:
+        print("bench_report: matplotlib is missing, no plot written; install it with "
+              "`pip install matplotlib==3.11.2` or pass --no-plot", file=sys.stderr)
+        return 1
+    print(f"bench_report: plot written to {plot_path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

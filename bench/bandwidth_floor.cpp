@@ -88,7 +88,8 @@ void bench_floor_read(benchmark::State& state, const PoolCase& pc, int64_t outpu
     return result;
   };
 
-  // A reduction that skipped bytes would be a floor below the truth.
+  // Sanity check of the split and the vector loop: a reduction that skipped
+  // bytes would be a floor below the truth.
   pool.run(reduce);
   if (combined() != *std::max_element(input.data(), input.data() + input.size())) {
     state.SkipWithError("floor_read: the vectorized max disagrees with std::max_element");

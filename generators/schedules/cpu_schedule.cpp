@@ -51,15 +51,17 @@ void schedule_rows(SeparablePool& pool, int vector_size) {
   reduce.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
 }
 
-void schedule_window(SeparablePool& pool) {
+// `window` is computed per output vector; an explicit split lets narrow rows
+// (fewer outputs than a vector) mask it too.
+void schedule_window(SeparablePool& pool, int vector_size) {
   Var x = pool.vars[0];
-  pool.window.vectorize(x);
+  pool.window.vectorize(x, vector_size, TailStrategy::GuardWithIf);
   Halide::Stage reduce = pool.window.update(0);
   for (const FixedWindow& w : kFixedXWindows) {
     Halide::Stage s = reduce.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
-    s.vectorize(x).unroll(pool.x_taps[0]);
+    s.vectorize(x, vector_size, TailStrategy::GuardWithIf).unroll(pool.x_taps[0]);
   }
-  reduce.vectorize(x);
+  reduce.vectorize(x, vector_size, TailStrategy::GuardWithIf);
 }
 
 // The output's loops: x vectors inside rows inside parallel tasks of
@@ -89,12 +91,17 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const Halide::Target& targ
   // partial one: on 28-wide planes the masked tail was half of all vectors.
   // Specializations start from the schedule as it stands when they are made.
   const Halide::Expr out_width = out.output_buffers()[0].dim(0).extent();
-  schedule_output_loops(out, pool, vector_size, TailStrategy::GuardWithIf);
+  Halide::Stage narrow = out.specialize(out_width < vector_size);
+  schedule_output_loops(narrow, pool, vector_size, TailStrategy::GuardWithIf);
+  schedule_output_loops(out, pool, vector_size, TailStrategy::ShiftInwards);
+  // One copy of the loop nest per common x window, so the choice among the
+  // window stage's specializations is made once per call, not per vector.
+  for (const FixedWindow& w : kFixedXWindows) out.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
   for (const Halide::Expr& condition : pool.output_specializations) out.specialize(condition);
 
   Var xo("xo"), task("task");
   pool.window.compute_at(out, xo);
-  schedule_window(pool);
+  schedule_window(pool, vector_size);
 
   // All of a task's rows at once: the per-row loop set-up of computing them
   // row by row cost more than the row's work on 28-wide planes.

@@ -10,8 +10,10 @@
 //   key = t - t(-inf)  (wrapping)                -inf -> 0, every NaN -> above +inf
 //   key = min(key, key(+inf) + 1)                every NaN -> one key, so the
 //                                                first NaN in scan order wins
-// Five cheap integer ops per element. The inverse undoes the first two steps
-// and turns the one NaN key into the canonical quiet NaN.
+// The last step only matters for Indices (which NaN is "first"); without it a
+// window's NaN keys differ by payload, but all map back to NaN. Four or five
+// cheap integer ops per element. The inverse undoes the first two steps and
+// turns every NaN key into the canonical quiet NaN.
 #pragma once
 
 #include "Halide.h"
@@ -45,7 +47,8 @@ inline Halide::Expr flip_negatives(const Halide::Expr& bits_unsigned, const Hali
   const Halide::Type s = Halide::Int(t.bits());
   const Halide::Type u = Halide::UInt(t.bits());
   Halide::Expr all_ones_if_negative = Halide::reinterpret(u, Halide::reinterpret(s, bits_unsigned) >> (t.bits() - 1));
-  return bits_unsigned ^ (all_ones_if_negative >> 1);
+  // An and-mask rather than a shift: x86 AVX-512 fuses xor-of-and into one vpternlog.
+  return bits_unsigned ^ (all_ones_if_negative & Halide::reinterpret(u, s.max()));
 }
 
 inline Halide::Expr key_offset(const Halide::Type& t) {
@@ -70,13 +73,14 @@ inline uint64_t quiet_nan_bits(const Halide::Type& t) {
 
 }  // namespace detail
 
-inline Halide::Expr to_key(const Halide::Expr& value) {
+// `one_nan_key`: map every NaN to one key (needed when ties between NaNs matter).
+inline Halide::Expr to_key(const Halide::Expr& value, bool one_nan_key) {
   const Halide::Type t = value.type();
   if (!is_floating(t)) return value;
   const Halide::Type u = Halide::UInt(t.bits());
   Halide::Expr bits = Halide::reinterpret(u, value);
   Halide::Expr key = detail::flip_negatives(bits, t) - detail::key_offset(t);
-  return Halide::min(key, Halide::Internal::make_const(u, detail::nan_key_value(t)));
+  return one_nan_key ? Halide::min(key, Halide::Internal::make_const(u, detail::nan_key_value(t))) : key;
 }
 
 inline Halide::Expr from_key(const Halide::Expr& key, const Halide::Type& t) {
@@ -84,7 +88,7 @@ inline Halide::Expr from_key(const Halide::Expr& key, const Halide::Type& t) {
   // flip_negatives is its own inverse: it keeps the sign bit it keys on.
   const Halide::Type u = Halide::UInt(t.bits());
   Halide::Expr bits = detail::flip_negatives(key + detail::key_offset(t), t);
-  bits = Halide::select(key == Halide::Internal::make_const(u, detail::nan_key_value(t)),
+  bits = Halide::select(key >= Halide::Internal::make_const(u, detail::nan_key_value(t)),
                         Halide::Internal::make_const(u, detail::quiet_nan_bits(t)), bits);
   return Halide::reinterpret(t, bits);
 }

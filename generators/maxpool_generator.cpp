@@ -63,7 +63,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     Expr lowest = lowest_key(type);
 
     Func key("key");
-    key(v) = to_key((*input_)(v));
+    key(v) = to_key((*input_)(v), /*one_nan_key=*/with_indices);
 
     // Stage 1 (`rows`): reduce over every spatial axis but x. It fills the
     // whole row the windows touch, padding included, with the identity, then

@@ -86,18 +86,30 @@ void schedule_output_loops(Halide::Stage out, const SeparablePool& pool, int vec
 void schedule_separable_pool_cpu(SeparablePool& pool, const Halide::Target& target) {
   const int vector_size = target.natural_vector_size(pool.accumulator_type);
   Halide::Func out = pool.output;
+  // Every copy of the loop nest made here carries the algorithm's own
+  // specializations (e.g. row-major Indices, which avoid a division per
+  // output) inside it: a copy without them would compute every branch of the
+  // general definition.
+  auto with_algorithm_specializations = [&](Halide::Stage stage) {
+    for (const Halide::Expr& condition : pool.output_specializations) stage.specialize(condition);
+  };
   // Outputs at least a vector wide end each row with a vector shifted back
   // over outputs already written (recomputing the same values), not a masked
   // partial one: on 28-wide planes the masked tail was half of all vectors.
-  // Specializations start from the schedule as it stands when they are made.
+  // A specialization starts from the schedule as it stands when it is made,
+  // so the narrow one is made (and scheduled) first.
   const Halide::Expr out_width = out.output_buffers()[0].dim(0).extent();
   Halide::Stage narrow = out.specialize(out_width < vector_size);
   schedule_output_loops(narrow, pool, vector_size, TailStrategy::GuardWithIf);
+  with_algorithm_specializations(narrow);
   schedule_output_loops(out, pool, vector_size, TailStrategy::ShiftInwards);
   // One copy of the loop nest per common x window, so the choice among the
-  // window stage's specializations is made once per call, not per vector.
-  for (const FixedWindow& w : kFixedXWindows) out.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
-  for (const Halide::Expr& condition : pool.output_specializations) out.specialize(condition);
+  // window stage's specializations is made once per call, not per vector
+  // (S1: 23% fewer instructions).
+  for (const FixedWindow& w : kFixedXWindows) {
+    with_algorithm_specializations(out.specialize(pool.dims[0].is(w.kernel, w.stride, 1)));
+  }
+  with_algorithm_specializations(out);
 
   Var xo("xo"), task("task");
   pool.window.compute_at(out, xo);

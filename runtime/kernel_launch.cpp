@@ -68,16 +68,77 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(rows, 1));
 }
 
+// Where each of a kernel's arguments comes from, worked out once per kernel
+// from its metadata so a call does no string matching.
+struct ArgumentSlot {
+  enum class Source { kUserContext, kInput, kOutput, kWindow, kRowsPerTask, kFirstPlane, kScalar } source;
+  int index = 0;       // output number, window value number (4 * dim + field)
+  std::string name;    // kScalar: matched against KernelCall::scalars by name
+};
+
+struct ArgumentPlan {
+  std::vector<ArgumentSlot> slots;
+};
+
+ArgumentPlan make_plan(const KernelEntry& kernel) {
+  static const char* kWindowFields[] = {"kernel_", "stride_", "dilation_", "pad_begin_"};
+  ArgumentPlan plan;
+  const halide_filter_metadata_t* meta = kernel.metadata();
+  int outputs = 0;
+  for (int a = 0; a < meta->num_arguments; ++a) {
+    const std::string name = meta->arguments[a].name;
+    ArgumentSlot slot{ArgumentSlot::Source::kScalar, 0, name};
+    if (name == "__user_context") {
+      slot.source = ArgumentSlot::Source::kUserContext;
+    } else if (name == "input") {
+      slot.source = ArgumentSlot::Source::kInput;
+    } else if (meta->arguments[a].kind == halide_argument_kind_output_buffer) {
+      slot.source = ArgumentSlot::Source::kOutput;
+      slot.index = outputs++;
+    } else if (name == "rows_per_task") {
+      slot.source = ArgumentSlot::Source::kRowsPerTask;
+    } else if (name == "first_plane") {
+      slot.source = ArgumentSlot::Source::kFirstPlane;
+    } else {
+      for (int field = 0; field < 4; ++field) {
+        const std::string prefix = kWindowFields[field];
+        if (name.compare(0, prefix.size(), prefix) == 0 && name.size() == prefix.size() + 1 &&
+            name.back() >= '0' && name.back() < '0' + kernel.spatial_rank) {
+          slot.source = ArgumentSlot::Source::kWindow;
+          slot.index = 4 * (name.back() - '0') + field;
+        }
+      }
+    }
+    plan.slots.push_back(slot);
+  }
+  return plan;
+}
+
+const ArgumentPlan& plan_for(const KernelEntry& kernel) {
+  // Built once, for every kernel, on first use; read-only afterwards.
+  static const std::vector<ArgumentPlan> plans = [] {
+    std::vector<ArgumentPlan> all;
+    for (size_t i = 0; i < kernel_count(); ++i) all.push_back(make_plan(kernel_at(i)));
+    return all;
+  }();
+  return plans[kernel_index(kernel)];
+}
+
+constexpr int kMaxRank = 3;
+constexpr int kMaxArguments = 64;
+
 }  // namespace
 
 Status launch_window_kernel(const KernelCall& call) {
   ensure_halide_configured();
   const WindowGeometry& g = *call.geometry;
   const PoolOp op = call.kernel->op;
-  std::vector<int64_t> in_extents, out_extents;
-  for (const AxisWindow& a : g.axes) {
-    in_extents.push_back(a.input);
-    out_extents.push_back(a.output);
+  const int rank = static_cast<int>(g.axes.size());
+  if (rank > kMaxRank || call.outputs.size() > 2) return Status::internal("launch_window_kernel: unexpected shape");
+  std::vector<int64_t> in_extents(rank), out_extents(rank);
+  for (int i = 0; i < rank; ++i) {
+    in_extents[i] = g.axes[i].input;
+    out_extents[i] = g.axes[i].output;
   }
   const int64_t planes = g.planes();
   if (planes == 0 || g.output_plane_size() == 0) return Status::ok();
@@ -94,60 +155,54 @@ Status launch_window_kernel(const KernelCall& call) {
   const int64_t planes_per_call = std::min(planes, kMaxBufferBytes / plane_bytes);
 
   // Window attributes by Halide dimension: dimension i is ONNX spatial axis rank-1-i.
-  const int rank = static_cast<int>(g.axes.size());
-  std::vector<int32_t> window_values(4 * rank);
-  std::vector<std::string> window_names(4 * rank);
+  int32_t window_values[4 * kMaxRank];
   for (int i = 0; i < rank; ++i) {
     const AxisWindow& a = g.axes[rank - 1 - i];
-    const std::string suffix = "_" + std::to_string(i);
-    const int64_t values[] = {a.kernel, a.stride, a.dilation, a.pad_begin};
-    const char* names[] = {"kernel", "stride", "dilation", "pad_begin"};
-    for (int j = 0; j < 4; ++j) {
-      window_names[4 * i + j] = names[j] + suffix;
-      window_values[4 * i + j] = static_cast<int32_t>(values[j]);
-    }
+    window_values[4 * i + 0] = static_cast<int32_t>(a.kernel);
+    window_values[4 * i + 1] = static_cast<int32_t>(a.stride);
+    window_values[4 * i + 2] = static_cast<int32_t>(a.dilation);
+    window_values[4 * i + 3] = static_cast<int32_t>(a.pad_begin);
   }
 
-  const halide_filter_metadata_t* meta = call.kernel->metadata();
+  const ArgumentPlan& plan = plan_for(*call.kernel);
+  if (plan.slots.size() > kMaxArguments) return Status::internal("kernel has too many arguments");
   CallContext context;
   void* user_context = &context;
   for (int64_t first = 0; first < planes; first += planes_per_call) {
     const int64_t count = std::min(planes_per_call, planes - first);
     PlaneBuffer input(*call.input, in_extents, first, count);
-    std::vector<PlaneBuffer> outputs;
-    outputs.reserve(call.outputs.size());
-    for (const TensorView* out : call.outputs) outputs.emplace_back(*out, out_extents, first, count);
+    PlaneBuffer output0(*call.outputs[0], out_extents, first, count);
+    PlaneBuffer output1(call.outputs.size() > 1 ? *call.outputs[1] : *call.outputs[0], out_extents, first, count);
+    halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
     int32_t rows_per_task = static_cast<int32_t>(pick_rows_per_task(g, count));
     int64_t first_plane = first;
 
-    std::vector<void*> args(meta->num_arguments, nullptr);
-    size_t next_output = 0;
-    for (int a = 0; a < meta->num_arguments; ++a) {
-      const std::string name = meta->arguments[a].name;
-      if (name == "__user_context") {
-        args[a] = &user_context;
-      } else if (name == "input") {
-        args[a] = &input.buffer;
-      } else if (meta->arguments[a].kind == halide_argument_kind_output_buffer) {
-        if (next_output >= outputs.size()) return Status::internal(name + ": more kernel outputs than tensors");
-        args[a] = &outputs[next_output++].buffer;
-      } else if (name == "rows_per_task") {
-        args[a] = &rows_per_task;
-      } else if (name == "first_plane") {
-        args[a] = &first_plane;
-      } else {
-        auto w = std::find(window_names.begin(), window_names.end(), name);
-        if (w != window_names.end()) {
-          args[a] = &window_values[w - window_names.begin()];
-          continue;
+    void* args[kMaxArguments];
+    for (size_t a = 0; a < plan.slots.size(); ++a) {
+      const ArgumentSlot& slot = plan.slots[a];
+      switch (slot.source) {
+        case ArgumentSlot::Source::kUserContext: args[a] = &user_context; break;
+        case ArgumentSlot::Source::kInput: args[a] = &input.buffer; break;
+        case ArgumentSlot::Source::kOutput:
+          if (slot.index >= static_cast<int>(call.outputs.size())) {
+            return Status::internal("kernel argument '" + slot.name + "' has no output tensor");
+          }
+          args[a] = outputs[slot.index];
+          break;
+        case ArgumentSlot::Source::kWindow: args[a] = &window_values[slot.index]; break;
+        case ArgumentSlot::Source::kRowsPerTask: args[a] = &rows_per_task; break;
+        case ArgumentSlot::Source::kFirstPlane: args[a] = &first_plane; break;
+        case ArgumentSlot::Source::kScalar: {
+          args[a] = nullptr;
+          for (const ScalarArg& s : call.scalars) {
+            if (s.name == slot.name) args[a] = const_cast<void*>(static_cast<const void*>(&s.value));
+          }
+          if (args[a] == nullptr) return Status::internal("kernel argument '" + slot.name + "' has no value");
+          break;
         }
-        for (const ScalarArg& s : call.scalars) {
-          if (s.name == name) args[a] = const_cast<void*>(static_cast<const void*>(&s.value));
-        }
-        if (args[a] == nullptr) return Status::internal("kernel argument '" + name + "' has no value");
       }
     }
-    const int rc = call.kernel->run(args.data());
+    const int rc = call.kernel->run(args);
     if (rc != 0) {
       return Status::internal(std::string(op_name(op)) + ": kernel failed (Halide error " + std::to_string(rc) +
                               "): " + context.error);

@@ -11,4 +11,10 @@ const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, Ke
   return nullptr;
 }
 
+size_t kernel_count() { return sizeof(kKernelTable) / sizeof(kKernelTable[0]); }
+
+const KernelEntry& kernel_at(size_t index) { return kKernelTable[index]; }
+
+size_t kernel_index(const KernelEntry& kernel) { return static_cast<size_t>(&kernel - kKernelTable); }
+
 }  // namespace onnxpool::detail

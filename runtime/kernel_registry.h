@@ -22,4 +22,9 @@ struct KernelEntry {
 // nullptr when the library has no such kernel.
 const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, KernelVariant variant);
 
+// The kernel table as an indexable list, for per-kernel caches.
+size_t kernel_count();
+const KernelEntry& kernel_at(size_t index);
+size_t kernel_index(const KernelEntry& kernel);
+
 }  // namespace onnxpool::detail

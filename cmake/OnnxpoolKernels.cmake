@@ -1,7 +1,10 @@
 # Ahead-of-time kernel generation.
 #
-# Every kernel is one generator run that emits one object per Halide target
-# plus a wrapper object that picks among them at run time (Halide multi-target).
+# Every kernel is generated once per Halide target (ONNXPOOL_TARGETS), each a
+# function of its own (<name>_v<i>). The runtime picks among them per call
+# (runtime/cpu_dispatch.cpp) rather than through Halide's multi-target
+# wrapper: that wrapper caches its first choice, so a variant limit set later
+# would be ignored and tests could not run every variant.
 # All objects go into the single libonnxpool.a, so users link one archive.
 # The runtime finds kernels through a generated table (onnxpool_kernel_table.h).
 
@@ -9,33 +12,33 @@ set(ONNXPOOL_KERNEL_DIR "${CMAKE_BINARY_DIR}/kernels")
 file(MAKE_DIRECTORY "${ONNXPOOL_KERNEL_DIR}")
 
 # onnxpool_add_kernel(NAME <fn> GENERATOR <registered name> OP <PoolOp suffix>
-#                     TYPE <halide type> RANK <1|2|3> VARIANT <plain|indices>
-#                     TARGETS <t1> [<t2>...] PARAMS <k=v>...)
+#                     TYPE <ElementType suffix> RANK <1|2|3> VARIANT <KernelVariant suffix>
+#                     PARAMS <k=v>...)
 function(onnxpool_add_kernel)
-  cmake_parse_arguments(ARG "" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "TARGETS;PARAMS" ${ARGN})
-  set(outputs "${ONNXPOOL_KERNEL_DIR}/${ARG_NAME}.h")
-  list(TRANSFORM ARG_TARGETS APPEND "-user_context-no_runtime" OUTPUT_VARIABLE targets)
-  list(LENGTH targets num_targets)
-  if(num_targets GREATER 1)
-    foreach(t IN LISTS targets)
-      list(APPEND outputs "${ONNXPOOL_KERNEL_DIR}/${ARG_NAME}-${t}.o")
-    endforeach()
-    list(APPEND outputs "${ONNXPOOL_KERNEL_DIR}/${ARG_NAME}_wrapper.o")
-  else()
-    list(APPEND outputs "${ONNXPOOL_KERNEL_DIR}/${ARG_NAME}.o")
-  endif()
-  list(JOIN targets "," target_arg)
-  add_custom_command(
-    OUTPUT ${outputs}
-    COMMAND onnxpool_generators -g ${ARG_GENERATOR} -f ${ARG_NAME} -n ${ARG_NAME}
-            -e object,c_header -o "${ONNXPOOL_KERNEL_DIR}" "target=${target_arg}" ${ARG_PARAMS}
-    DEPENDS onnxpool_generators
-    COMMENT "Generating kernel ${ARG_NAME}"
-    VERBATIM)
-  set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_OUTPUTS ${outputs})
+  cmake_parse_arguments(ARG "" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "PARAMS" ${ARGN})
+  set(runs "")
+  set(metadata "")
+  set(index 0)
+  foreach(target IN LISTS ONNXPOOL_TARGETS)
+    set(fn "${ARG_NAME}_v${index}")
+    set(outputs "${ONNXPOOL_KERNEL_DIR}/${fn}.h" "${ONNXPOOL_KERNEL_DIR}/${fn}.o")
+    add_custom_command(
+      OUTPUT ${outputs}
+      COMMAND onnxpool_generators -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
+              -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-user_context-no_runtime" ${ARG_PARAMS}
+      DEPENDS onnxpool_generators
+      COMMENT "Generating kernel ${fn} (${target})"
+      VERBATIM)
+    set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_OUTPUTS ${outputs})
+    set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_HEADERS "#include \"${fn}.h\"")
+    list(APPEND runs "${fn}_argv")
+    list(APPEND metadata "${fn}_metadata")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  list(JOIN runs ", " runs)
+  list(JOIN metadata ", " metadata)
   set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_ENTRIES
-               "{PoolOp::${ARG_OP}, ElementType::${ARG_TYPE}, ${ARG_RANK}, KernelVariant::${ARG_VARIANT}, ${ARG_NAME}_argv, ${ARG_NAME}_metadata},")
-  set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_HEADERS "#include \"${ARG_NAME}.h\"")
+               "{PoolOp::${ARG_OP}, ElementType::${ARG_TYPE}, ${ARG_RANK}, KernelVariant::${ARG_VARIANT}, {${runs}}, {${metadata}}},")
 endfunction()
 
 # Writes the table the runtime looks kernels up in; call after all kernels.
@@ -44,5 +47,8 @@ function(onnxpool_write_kernel_table out_file)
   get_property(headers GLOBAL PROPERTY ONNXPOOL_KERNEL_HEADERS)
   list(JOIN headers "\n" ONNXPOOL_KERNEL_INCLUDES)
   list(JOIN entries "\n    " ONNXPOOL_KERNEL_ROWS)
+  list(LENGTH ONNXPOOL_TARGETS ONNXPOOL_TARGET_COUNT)
+  list(TRANSFORM ONNXPOOL_TARGET_CPU_VARIANTS PREPEND "CpuVariant::" OUTPUT_VARIABLE variants)
+  list(JOIN variants ", " ONNXPOOL_TARGET_VARIANT_ROWS)
   configure_file("${PROJECT_SOURCE_DIR}/runtime/kernel_table.h.in" "${out_file}" @ONLY)
 endfunction()

@@ -30,7 +30,6 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64 int8 uint8)
       onnxpool_add_kernel(
         NAME ${name} GENERATOR onnxpool_maxpool OP kMaxPool TYPE ${onnxpool_enum_${type}}
         RANK ${rank} VARIANT ${variant_enum}
-        TARGETS ${ONNXPOOL_TARGETS}
         PARAMS element_type=${onnxpool_halide_type_${type}} spatial_rank=${rank}
                with_indices=${with_indices})
     endforeach()

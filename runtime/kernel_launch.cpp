@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "cpu_dispatch.h"
 #include "halide_glue.h"
 #include "onnxpool/pooling.h"
 
@@ -83,7 +84,7 @@ struct ArgumentPlan {
 ArgumentPlan make_plan(const KernelEntry& kernel) {
   static const char* kWindowFields[] = {"kernel_", "stride_", "dilation_", "pad_begin_"};
   ArgumentPlan plan;
-  const halide_filter_metadata_t* meta = kernel.metadata();
+  const halide_filter_metadata_t* meta = kernel.metadata[0]();  // every target has the same arguments
   int outputs = 0;
   for (int a = 0; a < meta->num_arguments; ++a) {
     const std::string name = meta->arguments[a].name;
@@ -164,6 +165,11 @@ Status launch_window_kernel(const KernelCall& call) {
     window_values[4 * i + 3] = static_cast<int32_t>(a.pad_begin);
   }
 
+  const int target = pick_target();
+  if (target < 0) {
+    return Status::unsupported(std::string(op_name(op)) + ": this CPU lacks the features of every target compiled "
+                               "into this build of onnxpool (the x86 baseline needs SSE4.1)");
+  }
   const ArgumentPlan& plan = plan_for(*call.kernel);
   if (plan.slots.size() > kMaxArguments) return Status::internal("kernel has too many arguments");
   CallContext context;
@@ -202,7 +208,7 @@ Status launch_window_kernel(const KernelCall& call) {
         }
       }
     }
-    const int rc = call.kernel->run(args);
+    const int rc = call.kernel->run[target](args);
     if (rc != 0) {
       return Status::internal(std::string(op_name(op)) + ": kernel failed (Halide error " + std::to_string(rc) +
                               "): " + context.error);

@@ -11,6 +11,10 @@ const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, Ke
   return nullptr;
 }
 
+size_t target_count() { return sizeof(kTargetCpuVariants) / sizeof(kTargetCpuVariants[0]); }
+
+CpuVariant target_cpu_variant(size_t target) { return kTargetCpuVariants[target]; }
+
 size_t kernel_count() { return sizeof(kKernelTable) / sizeof(kKernelTable[0]); }
 
 const KernelEntry& kernel_at(size_t index) { return kKernelTable[index]; }

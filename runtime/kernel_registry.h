@@ -1,7 +1,10 @@
 // Lookup of the ahead-of-time kernels compiled into this library.
 #pragma once
 
+#include <cstddef>
+
 #include "onnxpool/attributes.h"
+#include "onnxpool/pooling.h"
 #include "onnxpool/tensor.h"
 
 struct halide_filter_metadata_t;
@@ -10,14 +13,21 @@ namespace onnxpool::detail {
 
 enum class KernelVariant { kPlain, kWithIndices };
 
+// Targets a kernel is compiled for (ONNXPOOL_TARGETS), at most.
+constexpr int kMaxTargets = 4;
+
 struct KernelEntry {
   PoolOp op;
   ElementType type;
   int spatial_rank;
   KernelVariant variant;
-  int (*run)(void** args);  // Halide's argv entry point
-  const halide_filter_metadata_t* (*metadata)();
+  int (*run[kMaxTargets])(void** args);  // Halide's argv entry point, per target
+  const halide_filter_metadata_t* (*metadata[kMaxTargets])();
 };
+
+// The compiled targets, best first, by the CPU variant each needs.
+size_t target_count();
+CpuVariant target_cpu_variant(size_t target);
 
 // nullptr when the library has no such kernel.
 const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, KernelVariant variant);

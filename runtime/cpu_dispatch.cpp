@@ -1,0 +1,89 @@
+#include "cpu_dispatch.h"
+
+#include <atomic>
+#include <string>
+
+#include "kernel_registry.h"
+#include "onnxpool/pooling.h"
+
+namespace onnxpool::detail {
+namespace {
+
+std::atomic<int> g_variant_limit{static_cast<int>(CpuVariant::kNative)};
+
+// Higher runs more instructions; kNative is above everything.
+int rank_of(CpuVariant v) {
+  switch (v) {
+    case CpuVariant::kBaseline: return 1;
+    case CpuVariant::kAvx2: return 2;
+    case CpuVariant::kAvx512: return 3;
+    case CpuVariant::kNative: return 4;
+  }
+  return 0;
+}
+
+// The features Halide's targets of each variant use (see ONNXPOOL_X86_TARGETS).
+bool cpu_supports(CpuVariant v) {
+#if defined(__x86_64__) || defined(__i386__)
+  switch (v) {
+    case CpuVariant::kAvx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512vl") && cpu_supports(CpuVariant::kAvx2);
+    case CpuVariant::kAvx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") &&
+             __builtin_cpu_supports("avx") && cpu_supports(CpuVariant::kBaseline);
+    case CpuVariant::kBaseline:
+      return __builtin_cpu_supports("sse4.1");
+    case CpuVariant::kNative:
+      return true;
+  }
+  return false;
+#else
+  return v == CpuVariant::kBaseline;
+#endif
+}
+
+}  // namespace
+
+int pick_target() {
+  const int limit = rank_of(static_cast<CpuVariant>(g_variant_limit.load()));
+  for (size_t t = 0; t < target_count(); ++t) {
+    const CpuVariant v = target_cpu_variant(t);
+    if (rank_of(v) <= limit && cpu_supports(v)) return static_cast<int>(t);
+  }
+  return -1;
+}
+
+}  // namespace onnxpool::detail
+
+namespace onnxpool {
+
+Status set_cpu_variant_limit(CpuVariant limit) {
+  switch (limit) {
+    case CpuVariant::kNative:
+    case CpuVariant::kAvx512:
+    case CpuVariant::kAvx2:
+    case CpuVariant::kBaseline:
+      detail::g_variant_limit.store(static_cast<int>(limit));
+      return Status::ok();
+  }
+  return Status::invalid_argument("set_cpu_variant_limit: unknown variant " + std::to_string(static_cast<int>(limit)));
+}
+
+CpuVariant active_cpu_variant() {
+  const int target = detail::pick_target();
+  return target < 0 ? CpuVariant::kBaseline : detail::target_cpu_variant(static_cast<size_t>(target));
+}
+
+const char* cpu_variant_name(CpuVariant variant) {
+  switch (variant) {
+    case CpuVariant::kNative: return "native";
+    case CpuVariant::kAvx512: return "avx512_skylake";
+    case CpuVariant::kAvx2: return "avx2_fma_f16c";
+    case CpuVariant::kBaseline: return "baseline";
+  }
+  return "unknown";
+}
+
+}  // namespace onnxpool

@@ -15,26 +15,12 @@
 
 namespace onnxpool::detail {
 
-// A scalar argument beyond the window attributes, matched by name.
+// A scalar argument beyond the window attributes, matched by name. Only
+// booleans so far; the kernel reads the value through a pointer to it.
 struct ScalarArg {
   std::string name;
-  enum class Kind { kBool, kInt32, kInt64, kFloat32 } kind;
-  union {
-    bool b;
-    int32_t i32;
-    int64_t i64;
-    float f32;
-  } value;
-  static ScalarArg boolean(std::string n, bool v) {
-    ScalarArg a{std::move(n), Kind::kBool, {}};
-    a.value.b = v;
-    return a;
-  }
-  static ScalarArg float32(std::string n, float v) {
-    ScalarArg a{std::move(n), Kind::kFloat32, {}};
-    a.value.f32 = v;
-    return a;
-  }
+  bool value = false;
+  static ScalarArg boolean(std::string n, bool v) { return ScalarArg{std::move(n), v}; }
 };
 
 struct KernelCall {

@@ -1,5 +1,5 @@
-// Everything the runtime tells the Halide runtime: where errors go, how many
-// threads, which multi-target variants may run.
+// Everything the runtime tells the Halide runtime: where errors go and which
+// parallel-for runs its parallel loops (CPU variants: cpu_dispatch.h).
 #pragma once
 
 #include <string>

@@ -8,12 +8,6 @@ std::string shape_string(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-int64_t element_count(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
 namespace {
 
 std::string where(PoolOp op, const char* name) { return std::string(op_name(op)) + ": tensor '" + name + "' "; }

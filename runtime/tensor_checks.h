@@ -18,6 +18,5 @@ Status check_output(PoolOp op, const char* name, const TensorView& t, ElementTyp
                     const std::vector<int64_t>& shape);
 
 std::string shape_string(const std::vector<int64_t>& shape);
-int64_t element_count(const std::vector<int64_t>& shape);
 
 }  // namespace onnxpool::detail

@@ -35,3 +35,42 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64 int8 uint8)
     endforeach()
   endforeach()
 endforeach()
+
+# The summing operators: float types only (ONNX opset 22).
+foreach(type IN ITEMS float32 float16 bfloat16 float64)
+  set(halide_type ${onnxpool_halide_type_${type}})
+  set(type_enum ${onnxpool_enum_${type}})
+  foreach(rank IN ITEMS 1 2 3)
+    onnxpool_add_kernel(
+      NAME onnxpool_averagepool_${type}_${rank}d GENERATOR onnxpool_averagepool OP kAveragePool
+      TYPE ${type_enum} RANK ${rank} VARIANT kPlain
+      PARAMS element_type=${halide_type} spatial_rank=${rank})
+    # float64 has no wider type to sum in unscaled (runtime/lp_pool.cpp).
+    if(NOT type STREQUAL "float64")
+      onnxpool_add_kernel(
+        NAME onnxpool_lppool_${type}_${rank}d GENERATOR onnxpool_lppool OP kLpPool
+        TYPE ${type_enum} RANK ${rank} VARIANT kPlain
+        PARAMS element_type=${halide_type} spatial_rank=${rank} scaled=false)
+    endif()
+    onnxpool_add_kernel(
+      NAME onnxpool_lppool_${type}_${rank}d_scaled GENERATOR onnxpool_lppool OP kLpPool
+      TYPE ${type_enum} RANK ${rank} VARIANT kScaled
+      PARAMS element_type=${halide_type} spatial_rank=${rank} scaled=true)
+  endforeach()
+
+  # Global operators see every spatial axis flattened into one (rank 0 here).
+  onnxpool_add_kernel(
+    NAME onnxpool_globalmaxpool_${type} GENERATOR onnxpool_globalmaxpool OP kGlobalMaxPool
+    TYPE ${type_enum} RANK 0 VARIANT kPlain PARAMS element_type=${halide_type})
+  onnxpool_add_kernel(
+    NAME onnxpool_globalaveragepool_${type} GENERATOR onnxpool_globalaveragepool OP kGlobalAveragePool
+    TYPE ${type_enum} RANK 0 VARIANT kPlain PARAMS element_type=${halide_type})
+  if(NOT type STREQUAL "float64")
+    onnxpool_add_kernel(
+      NAME onnxpool_globallppool_${type} GENERATOR onnxpool_globallppool OP kGlobalLpPool
+      TYPE ${type_enum} RANK 0 VARIANT kPlain PARAMS element_type=${halide_type} scaled=false)
+  endif()
+  onnxpool_add_kernel(
+    NAME onnxpool_globallppool_${type}_scaled GENERATOR onnxpool_globallppool OP kGlobalLpPool
+    TYPE ${type_enum} RANK 0 VARIANT kScaled PARAMS element_type=${halide_type} scaled=true)
+endforeach()

@@ -55,77 +55,46 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.vars = make_pool_vars(rank, "");
     pool.dims = dims_;
     pool.rows_per_task = *rows_per_task_;
-    pool.clamp_safe = *clamp_safe_;
     pool.accumulator_type = key_type(type);
+    pool.input_extents = input_extents(*input_, rank);
+    // Max is idempotent: when every window is undilated along the row axes
+    // and holds a tap inside the input, a tap clamped to the edge repeats a
+    // row of its own window. The runtime then sets `clamp_safe`, and the
+    // schedule's specialization drops the per-tap test.
+    pool.clamp_safe = *clamp_safe_;
     const std::vector<Halide::Var>& v = pool.vars;
-    Halide::Var x = v[0], plane = v[rank];
-    Expr width = input_->dim(0).extent();
+    Halide::Var plane = v[rank];
     Expr lowest = lowest_key(type);
 
     Func key("key");
     key(v) = to_key((*input_)(v), /*one_nan_key=*/with_indices);
 
-    // Stage 1 (`rows`): reduce over every spatial axis but x. It fills the
-    // whole row the windows touch, padding included, with the identity, then
-    // reduces the input's own x range into it: the padding is in the buffer
-    // and no read is ever clamped along x (design.md §3 and §6).
-    //
-    // Row taps outside the input are skipped by the `where`. Max is
-    // idempotent: when every window is undilated along the row axes and holds
-    // a tap inside the input, a tap clamped to the edge repeats a row of its
-    // own window. The runtime then sets `clamp_safe`, and the schedule's
-    // specialization drops the per-tap test.
-    Halide::Region taps = {{0, width}};
-    for (int i = 1; i < rank; ++i) taps.push_back({0, *dims_[i].kernel});
-    pool.taps = Halide::RDom(taps, "tap");
-    std::vector<Expr> at = {pool.taps[0]};
-    std::vector<Expr> row = {pool.taps[0]};
-    Expr rows_inside = Halide::Internal::const_true();
-    for (int i = 1; i < rank; ++i) {
-      Expr tap = dims_[i].tap(v[i], pool.taps[i]);
-      Expr extent = input_->dim(i).extent();
-      rows_inside = rows_inside && tap >= 0 && tap < extent;
-      at.push_back(Halide::clamp(tap, 0, extent - 1));
-      row.push_back(v[i]);
-    }
-    at.push_back(plane);
-    row.push_back(plane);
-    if (rank > 1) pool.taps.where(rows_inside || *clamp_safe_);
-    Func rows("rows");
+    TapReduction reduction;
+    reduction.name = "max";
     if (with_indices) {
-      // Row-major position of the tap within its plane.
-      Expr flat = Expr(0);
-      for (int i = rank - 1; i >= 0; --i) flat = flat * input_->dim(i).extent() + at[i];
-      rows(v) = Tuple(lowest, kNoTap);
-      rows(row) = argmax_step(rows(row), key(at), flat);
+      reduction.identity = {lowest, kNoTap};
+      reduction.combine = [](const Tuple& best, const Tuple& tap) { return argmax_step(best, tap[0], tap[1]); };
+      reduction.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>&) {
+        // Row-major position of the tap within its plane.
+        Expr flat = Expr(0);
+        for (int i = rank - 1; i >= 0; --i) flat = flat * input_->dim(i).extent() + at[i];
+        return Tuple(key(at), flat);
+      };
     } else {
-      rows(v) = lowest;
-      rows(row) = Halide::max(rows(row), key(at));
+      reduction.identity = {lowest};
+      reduction.combine = [](const Tuple& best, const Tuple& tap) { return Tuple(Halide::max(best[0], tap[0])); };
+      reduction.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>&) { return Tuple(Expr(key(at))); };
     }
-    pool.rows = rows;
-
-    // Stage 2 (`window`): reduce along x.
-    pool.x_taps = Halide::RDom(0, *dims_[0].kernel, "x_tap");
-    std::vector<Expr> x_at(v.begin(), v.end());
-    // Windows' x taps, padding included: `rows` holds the identity there.
-    x_at[0] = dims_[0].tap(x, pool.x_taps);
-    pool.window = Func("window");
-    if (with_indices) {
-      Tuple tap = rows(x_at);
-      pool.window(v) = Tuple(lowest, kNoTap);
-      pool.window(v) = argmax_step(pool.window(v), tap[0], tap[1]);
-    } else {
-      pool.window(v) = lowest;
-      pool.window(v) = Halide::max(pool.window(v), rows(x_at));
-    }
+    const SeparableStages& stages = add_separable_reduction(pool, reduction);
+    Func window = stages.window;
 
     Func out = *output_;
     if (with_indices) {
-      Expr flat = pool.window(v)[1];
-      out(v) = Tuple(from_key(pool.window(v)[0], type),
+      Expr flat = window(v)[1];
+      out(v) = Tuple(from_key(window(v)[0], type),
                      Halide::select(flat == kNoTap, Expr(int64_t(-1)), global_index(flat, plane)));
     } else {
-      out(v) = from_key(pool.window(v), type);
+      out(v) = from_key(window(v), type);
     }
     pool.output = out;
     if (with_indices) pool.output_specializations.push_back(!*column_major_);
@@ -161,17 +130,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
   }
 
   void set_estimates(int rank) {
-    // ResNet's stem: 64 planes of 112 x 112 (x 16 frames in 3D), 3x3/s2.
-    static const int kExtents[] = {112, 112, 16};
-    Halide::Region input_region, output_region;
-    for (int i = 0; i < rank; ++i) {
-      input_region.push_back({0, kExtents[i]});
-      output_region.push_back({0, kExtents[i] / 2});
-    }
-    input_region.push_back({0, 64});
-    output_region.push_back({0, 64});
-    input_->set_estimates(input_region);
-    output_->set_estimates(output_region);
+    set_pool_estimates(*input_, *output_, rank);
     set_window_estimates(dims_);
     rows_per_task_->set_estimate(8);
     clamp_safe_->set_estimate(true);

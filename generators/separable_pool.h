@@ -6,6 +6,8 @@
 // gathers; the padding lives in the row buffer (design.md §3 and §6).
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "Halide.h"
@@ -13,21 +15,53 @@
 
 namespace onnxpool::gen {
 
-struct SeparablePool {
-  int spatial_rank = 0;
-  std::vector<Halide::Var> vars;  // x, [y, [z,]] plane: output (and stage) coordinates
-  Halide::Func rows;              // update 0 reduces the input into the padded row
-  Halide::RDom taps;              // taps[0]: input x; taps[1..]: the row taps
+// One separable reduction: `rows` then `window`. An algorithm may chain
+// several (LpPool's scaled sum needs each window's largest magnitude first).
+struct SeparableStages {
+  Halide::Func rows;   // update 0 reduces the input into the padded row
+  Halide::RDom taps;   // taps[0]: input x; taps[1..]: the row taps
   Halide::Func window;
   Halide::RDom x_taps;
-  Halide::Func output;            // the pipeline's output Func (maybe a Tuple)
+  // True when taps outside the input along the row axes are dropped by a
+  // per-tap test the schedule may specialize away (see SeparablePool::clamp_safe).
+  bool tests_row_taps = false;
+};
+
+struct SeparablePool {
+  int spatial_rank = 0;
+  std::vector<Halide::Var> vars;       // x, [y, [z,]] plane: output (and stage) coordinates
+  std::vector<Halide::Expr> input_extents;  // by Halide dimension, plane last
   std::vector<WindowDim> dims;
-  Halide::Expr rows_per_task;     // parallel grain, chosen by the runtime
-  Halide::Expr clamp_safe;        // bool: clamped row taps may be read untested
-  Halide::Type accumulator_type;  // sets the vector width
+  std::vector<SeparableStages> stages;  // in the order they are computed
+  Halide::Func output;                  // the pipeline's output Func (maybe a Tuple)
+  Halide::Expr rows_per_task;           // parallel grain, chosen by the runtime
+  // Optional bool: clamped row taps may be read untested (an idempotent
+  // reduction whose every window holds an input tap). Undefined: always test.
+  Halide::Expr clamp_safe;
+  Halide::Type accumulator_type;        // sets the vector width
   // Run-time conditions worth a separate copy of the whole loop nest, e.g.
   // "Indices are row-major", which avoids a vector division per output.
   std::vector<Halide::Expr> output_specializations;
 };
+
+// What one separable reduction computes; where its taps lie is the pool's.
+struct TapReduction {
+  std::string name;                      // names the Funcs: <name>_rows, <name>_window
+  std::vector<Halide::Expr> identity;    // also what padding contributes
+  // combine(accumulated, tap value)
+  std::function<Halide::Tuple(const Halide::Tuple&, const Halide::Tuple&)> combine;
+  // Value of the input tap at (clamped) input coordinates `at`, reduced into
+  // the row at stage coordinates `row`.
+  std::function<Halide::Tuple(const std::vector<Halide::Expr>& at, const std::vector<Halide::Expr>& row)> row_tap;
+  // Value the window stage reduces for the row entry at `x_at`; unset: the
+  // row entry itself.
+  std::function<Halide::Tuple(const Halide::Func& rows, const std::vector<Halide::Expr>& x_at)> window_tap;
+};
+
+// Defines rows and window for `reduction` over the pool's windows and appends
+// them to pool.stages. Row taps outside the input are skipped (or, when
+// pool.clamp_safe is defined and true, clamped: the caller vouches that the
+// reduction is idempotent).
+const SeparableStages& add_separable_reduction(SeparablePool& pool, const TapReduction& reduction);
 
 }  // namespace onnxpool::gen

@@ -24,6 +24,15 @@ struct WindowDim {
   Halide::Expr tap(const Halide::Expr& o, const Halide::Expr& r) const {
     return o * (*stride) - (*pad_begin) + r * (*dilation);
   }
+  // How many taps of the window at output coordinate `o` lie in [lo, hi):
+  // AveragePool's divisor along this dimension, computed rather than counted.
+  Halide::Expr taps_within(const Halide::Expr& o, const Halide::Expr& lo, const Halide::Expr& hi) const {
+    Halide::Expr start = o * (*stride) - (*pad_begin);
+    // Halide's division rounds toward -inf for a positive divisor.
+    Halide::Expr first = Halide::max((lo - start + (*dilation) - 1) / (*dilation), 0);
+    Halide::Expr last = Halide::min((hi - 1 - start) / (*dilation), (*kernel) - 1);
+    return Halide::max(last - first + 1, 0);
+  }
   // True when this dimension's attributes equal (k, s, d): the condition a
   // schedule specializes on.
   Halide::Expr is(int k, int s, int d) const {
@@ -44,6 +53,30 @@ std::vector<WindowDim> add_window_inputs(GeneratorT* gen, int spatial_rank) {
     dims[i].pad_begin = gen->template add_input<int>("pad_begin" + suffix);
   }
   return dims;
+}
+
+// Extents of an input buffer by Halide dimension, plane last.
+template <typename InputT>
+std::vector<Halide::Expr> input_extents(const InputT& input, int spatial_rank) {
+  std::vector<Halide::Expr> extents;
+  for (int i = 0; i <= spatial_rank; ++i) extents.push_back(input.dim(i).extent());
+  return extents;
+}
+
+// Estimates for a pool's input and output: ResNet's stem, 64 planes of
+// 112 x 112 (x 16 frames in 3D) halved by a 3x3/s2 window.
+template <typename InputT, typename OutputT>
+void set_pool_estimates(InputT& input, OutputT& output, int spatial_rank) {
+  static const int kExtents[] = {112, 112, 16};
+  Halide::Region input_region, output_region;
+  for (int i = 0; i < spatial_rank; ++i) {
+    input_region.push_back({0, kExtents[i]});
+    output_region.push_back({0, kExtents[i] / 2});
+  }
+  input_region.push_back({0, 64});
+  output_region.push_back({0, 64});
+  input.set_estimates(input_region);
+  output.set_estimates(output_region);
 }
 
 // Typical model shapes, so every generator can run under an autoscheduler.

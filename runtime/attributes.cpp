@@ -193,6 +193,7 @@ Status validate_attributes(const PoolAttributes& a) {
       return Status::invalid_argument("PoolAttributes: unknown operator code " + std::to_string(static_cast<int>(a.op)));
   }
   if (a.p < 1) return error("p", "must be an integer >= 1, got " + std::to_string(a.p));
+  if (a.p > 2147483647) return error("p", "must be at most 2^31 - 1, got " + std::to_string(a.p));
   if (a.storage_order != 0 && a.storage_order != 1) {
     return error("storage_order", "must be 0 or 1, got " + std::to_string(a.storage_order));
   }

@@ -17,6 +17,8 @@ constexpr int64_t kMaxBufferBytes = std::numeric_limits<int32_t>::max();
 // Below this many output elements per task, waking a second thread costs more
 // than it saves (the pool's wake-up is ~20 us on this VM, design.md §6).
 constexpr int64_t kMinOutputsPerTask = 16 * 1024;
+// The same for the global kernels, counted in input elements read.
+constexpr int64_t kMinInputsPerTask = 64 * 1024;
 constexpr int kTasksPerThread = 4;
 
 halide_type_t halide_type_of(ElementType t) {
@@ -32,9 +34,9 @@ halide_type_t halide_type_of(ElementType t) {
   return halide_type_t();
 }
 
-// A Halide view of planes [first, first + count) of a [N, C, spatial...] tensor
-// whose spatial extents are `extents` (ONNX order). Halide's dimension 0 is
-// the fastest-varying axis.
+// A Halide view of planes [first, first + count) of a tensor whose planes
+// hold `extents` elements each, in Halide order (fastest-varying first; none
+// for one value per plane). The plane axis comes last.
 struct PlaneBuffer {
   halide_buffer_t buffer{};
   halide_dimension_t dims[4]{};
@@ -43,9 +45,8 @@ struct PlaneBuffer {
     const int rank = static_cast<int>(extents.size());
     int64_t stride = 1;
     for (int i = 0; i < rank; ++i) {
-      const int64_t extent = extents[rank - 1 - i];
-      dims[i] = halide_dimension_t(0, static_cast<int32_t>(extent), static_cast<int32_t>(stride));
-      stride *= extent;
+      dims[i] = halide_dimension_t(0, static_cast<int32_t>(extents[i]), static_cast<int32_t>(stride));
+      stride *= extents[i];
     }
     dims[rank] = halide_dimension_t(0, static_cast<int32_t>(count), static_cast<int32_t>(stride));
     buffer.host = static_cast<uint8_t*>(t.data) + first * stride * static_cast<int64_t>(element_size(t.type));
@@ -55,25 +56,32 @@ struct PlaneBuffer {
   }
 };
 
+int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
+  const int64_t threads = num_threads();
+  return std::max<int64_t>(1, std::min<int64_t>(threads * kTasksPerThread, work / min_work_per_task));
+}
+
 int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   const int rank = static_cast<int>(g.axes.size());
-  const int64_t outputs = g.output_plane_size() * planes;
-  const int64_t threads = num_threads();
-  const int64_t tasks_wanted =
-      std::max<int64_t>(1, std::min<int64_t>(threads * kTasksPerThread, outputs / kMinOutputsPerTask));
-  if (rank == 1) return std::max<int64_t>(1, (planes + tasks_wanted - 1) / tasks_wanted);
+  const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, kMinOutputsPerTask);
+  if (rank == 1) return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
   // Tasks are (a run of rows along ONNX's second-to-last axis) x (every other outer axis) x plane.
   const int64_t rows = g.axes[rank - 2].output;
   const int64_t outer = g.output_plane_size() / (rows * g.axes[rank - 1].output) * planes;
-  const int64_t per_task = (rows * outer + tasks_wanted - 1) / tasks_wanted;
+  const int64_t per_task = (rows * outer + tasks - 1) / tasks;
   return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(rows, 1));
+}
+
+int64_t pick_planes_per_task(const WindowGeometry& g, int64_t planes) {
+  const int64_t tasks = tasks_wanted(g.input_plane_size() * planes, kMinInputsPerTask);
+  return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
 }
 
 // Where each of a kernel's arguments comes from, worked out once per kernel
 // from its metadata so a call does no string matching.
 struct ArgumentSlot {
-  enum class Source { kUserContext, kInput, kOutput, kWindow, kRowsPerTask, kFirstPlane, kScalar } source;
-  int index = 0;       // output number, window value number (4 * dim + field)
+  enum class Source { kUserContext, kInput, kOutput, kWindow, kGrain, kFirstPlane, kScalar } source;
+  int index = 0;       // output number, window value number (kWindowFields * dim + field)
   std::string name;    // kScalar: matched against KernelCall::scalars by name
 };
 
@@ -81,8 +89,10 @@ struct ArgumentPlan {
   std::vector<ArgumentSlot> slots;
 };
 
+const char* const kWindowFields[] = {"kernel_", "stride_", "dilation_", "pad_begin_", "count_begin_", "count_end_"};
+constexpr int kWindowFieldCount = sizeof(kWindowFields) / sizeof(kWindowFields[0]);
+
 ArgumentPlan make_plan(const KernelEntry& kernel) {
-  static const char* kWindowFields[] = {"kernel_", "stride_", "dilation_", "pad_begin_"};
   ArgumentPlan plan;
   const halide_filter_metadata_t* meta = kernel.metadata[0]();  // every target has the same arguments
   int outputs = 0;
@@ -96,17 +106,17 @@ ArgumentPlan make_plan(const KernelEntry& kernel) {
     } else if (meta->arguments[a].kind == halide_argument_kind_output_buffer) {
       slot.source = ArgumentSlot::Source::kOutput;
       slot.index = outputs++;
-    } else if (name == "rows_per_task") {
-      slot.source = ArgumentSlot::Source::kRowsPerTask;
+    } else if (name == "rows_per_task" || name == "planes_per_task") {
+      slot.source = ArgumentSlot::Source::kGrain;
     } else if (name == "first_plane") {
       slot.source = ArgumentSlot::Source::kFirstPlane;
     } else {
-      for (int field = 0; field < 4; ++field) {
+      for (int field = 0; field < kWindowFieldCount; ++field) {
         const std::string prefix = kWindowFields[field];
         if (name.compare(0, prefix.size(), prefix) == 0 && name.size() == prefix.size() + 1 &&
             name.back() >= '0' && name.back() < '0' + kernel.spatial_rank) {
           slot.source = ArgumentSlot::Source::kWindow;
-          slot.index = 4 * (name.back() - '0') + field;
+          slot.index = kWindowFieldCount * (name.back() - '0') + field;
         }
       }
     }
@@ -130,16 +140,25 @@ constexpr int kMaxArguments = 64;
 
 }  // namespace
 
-Status launch_window_kernel(const KernelCall& call) {
+Status launch_kernel(const KernelCall& call) {
   ensure_halide_configured();
   const WindowGeometry& g = *call.geometry;
   const PoolOp op = call.kernel->op;
+  const bool global = call.kernel->spatial_rank == 0;
   const int rank = static_cast<int>(g.axes.size());
-  if (rank > kMaxRank || call.outputs.size() > 2) return Status::internal("launch_window_kernel: unexpected shape");
-  std::vector<int64_t> in_extents(rank), out_extents(rank);
-  for (int i = 0; i < rank; ++i) {
-    in_extents[i] = g.axes[i].input;
-    out_extents[i] = g.axes[i].output;
+  if ((!global && rank > kMaxRank) || call.outputs.size() > 2) {
+    return Status::internal("launch_kernel: unexpected shape");
+  }
+  // Per-plane extents in Halide order (fastest first). Global kernels see one
+  // flat axis in and one value per plane out.
+  std::vector<int64_t> in_extents, out_extents;
+  if (global) {
+    in_extents = {g.input_plane_size()};
+  } else {
+    for (int i = rank - 1; i >= 0; --i) {
+      in_extents.push_back(g.axes[i].input);
+      out_extents.push_back(g.axes[i].output);
+    }
   }
   const int64_t planes = g.planes();
   if (planes == 0 || g.output_plane_size() == 0) return Status::ok();
@@ -153,16 +172,23 @@ Status launch_window_kernel(const KernelCall& call) {
                                std::to_string(plane_bytes) +
                                " bytes; onnxpool's kernels address at most 2^31 - 1 bytes per plane");
   }
+  // Every buffer's byte offsets and the plane count itself must fit int32.
   const int64_t planes_per_call = std::min(planes, kMaxBufferBytes / plane_bytes);
 
   // Window attributes by Halide dimension: dimension i is ONNX spatial axis rank-1-i.
-  int32_t window_values[4 * kMaxRank];
-  for (int i = 0; i < rank; ++i) {
-    const AxisWindow& a = g.axes[rank - 1 - i];
-    window_values[4 * i + 0] = static_cast<int32_t>(a.kernel);
-    window_values[4 * i + 1] = static_cast<int32_t>(a.stride);
-    window_values[4 * i + 2] = static_cast<int32_t>(a.dilation);
-    window_values[4 * i + 3] = static_cast<int32_t>(a.pad_begin);
+  int32_t window_values[kWindowFieldCount * kMaxRank] = {};
+  for (int i = 0; i < rank && !global; ++i) {
+    const int axis = rank - 1 - i;
+    const AxisWindow& a = g.axes[axis];
+    int32_t* v = &window_values[kWindowFieldCount * i];
+    v[0] = static_cast<int32_t>(a.kernel);
+    v[1] = static_cast<int32_t>(a.stride);
+    v[2] = static_cast<int32_t>(a.dilation);
+    v[3] = static_cast<int32_t>(a.pad_begin);
+    if (!call.count_begin.empty()) {
+      v[4] = static_cast<int32_t>(call.count_begin[axis]);
+      v[5] = static_cast<int32_t>(call.count_end[axis]);
+    }
   }
 
   const int target = pick_target();
@@ -180,7 +206,7 @@ Status launch_window_kernel(const KernelCall& call) {
     PlaneBuffer output0(*call.outputs[0], out_extents, first, count);
     PlaneBuffer output1(call.outputs.size() > 1 ? *call.outputs[1] : *call.outputs[0], out_extents, first, count);
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
-    int32_t rows_per_task = static_cast<int32_t>(pick_rows_per_task(g, count));
+    int32_t grain = static_cast<int32_t>(global ? pick_planes_per_task(g, count) : pick_rows_per_task(g, count));
     int64_t first_plane = first;
 
     void* args[kMaxArguments];
@@ -196,12 +222,12 @@ Status launch_window_kernel(const KernelCall& call) {
           args[a] = outputs[slot.index];
           break;
         case ArgumentSlot::Source::kWindow: args[a] = &window_values[slot.index]; break;
-        case ArgumentSlot::Source::kRowsPerTask: args[a] = &rows_per_task; break;
+        case ArgumentSlot::Source::kGrain: args[a] = &grain; break;
         case ArgumentSlot::Source::kFirstPlane: args[a] = &first_plane; break;
         case ArgumentSlot::Source::kScalar: {
           args[a] = nullptr;
           for (const ScalarArg& s : call.scalars) {
-            if (s.name == slot.name) args[a] = const_cast<void*>(static_cast<const void*>(&s.value));
+            if (s.name == slot.name) args[a] = const_cast<void*>(s.address());
           }
           if (args[a] == nullptr) return Status::internal("kernel argument '" + slot.name + "' has no value");
           break;

@@ -11,7 +11,8 @@ struct halide_filter_metadata_t;
 
 namespace onnxpool::detail {
 
-enum class KernelVariant { kPlain, kWithIndices };
+// kScaled: LpPool's overflow-proof algorithm (generators/lppool_generator.cpp).
+enum class KernelVariant { kPlain, kWithIndices, kScaled };
 
 // Targets a kernel is compiled for (ONNXPOOL_TARGETS), at most.
 constexpr int kMaxTargets = 4;

@@ -67,6 +67,16 @@ Status resolve_axis(const PoolAttributes& a, size_t axis, int64_t in, AxisWindow
   } else {
     w->output = span / w->stride + 1;
   }
+  // The kernels compute tap positions (o * stride - pad_begin + r * dilation)
+  // in int32. (output - 1) * stride <= span + stride cannot overflow int64.
+  const int64_t last_start = (w->output - 1) * w->stride;
+  const int64_t last_tap = last_start - w->pad_begin + dilated - 1;
+  if (last_start > kMaxExtent || dilated - 1 > kMaxExtent || last_tap > kMaxExtent) {
+    return Status::unsupported(prefix(a) + "the last window on spatial axis " + std::to_string(axis) +
+                               " reaches position " + std::to_string(last_tap) +
+                               " (from 'kernel_shape', 'strides', 'dilations' and 'pads'); onnxpool's kernels "
+                               "address positions up to 2^31 - 1");
+  }
   return Status::ok();
 }
 

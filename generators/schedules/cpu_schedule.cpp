@@ -25,26 +25,29 @@ constexpr int kFixedRowKernels[] = {3, 2, 1};
 
 // `rows`: fill the padded row with the identity, then for each x vector of
 // the input accumulate its row taps in a register.
-void schedule_rows(SeparablePool& pool, int vector_size) {
+void schedule_rows(const SeparablePool& pool, SeparableStages& stage, int vector_size) {
   Var x = pool.vars[0];
-  Halide::RVar input_x = pool.taps[0];
-  pool.rows.vectorize(x, vector_size, TailStrategy::RoundUp);
-  Halide::Stage reduce = pool.rows.update(0);
+  Halide::RVar input_x = stage.taps[0];
+  stage.rows.vectorize(x, vector_size, TailStrategy::RoundUp);
+  Halide::Stage reduce = stage.rows.update(0);
   std::vector<Halide::VarOrRVar> order;
-  for (int i = 1; i < pool.taps.dimensions(); ++i) order.emplace_back(pool.taps[i]);
+  for (int i = 1; i < stage.taps.dimensions(); ++i) order.emplace_back(stage.taps[i]);
   order.emplace_back(input_x);
   if (order.size() > 1) reduce.reorder(order);
   if (pool.spatial_rank > 1) {
     // Without per-tap tests the taps of one vector accumulate in a register.
-    Halide::Stage untested = reduce.specialize(pool.clamp_safe);
+    // Taps are tested unless the pool may skip that; the fixed kernels get
+    // unrolled tap loops either way.
+    const bool may_skip_tests = pool.clamp_safe.defined() && stage.tests_row_taps;
+    Halide::Stage fixed_kernels = may_skip_tests ? reduce.specialize(pool.clamp_safe) : reduce;
     for (int k : kFixedRowKernels) {
       Halide::Expr fixed = Halide::Internal::const_true();
       for (int i = 1; i < pool.spatial_rank; ++i) fixed = fixed && (*pool.dims[i].kernel) == k;
-      Halide::Stage s = untested.specialize(fixed);
-      for (int i = 1; i < pool.taps.dimensions(); ++i) s.unroll(pool.taps[i]);
+      Halide::Stage s = fixed_kernels.specialize(fixed);
+      for (int i = 1; i < stage.taps.dimensions(); ++i) s.unroll(stage.taps[i]);
       s.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
     }
-    untested.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
+    if (may_skip_tests) fixed_kernels.vectorize(input_x, vector_size, TailStrategy::GuardWithIf);
   }
   // Halide forbids shifting an update's tail vector back (ShiftInwards), so
   // the last vector of each row is masked.
@@ -53,13 +56,13 @@ void schedule_rows(SeparablePool& pool, int vector_size) {
 
 // `window` is computed per output vector; an explicit split lets narrow rows
 // (fewer outputs than a vector) mask it too.
-void schedule_window(SeparablePool& pool, int vector_size) {
+void schedule_window(const SeparablePool& pool, SeparableStages& stage, int vector_size) {
   Var x = pool.vars[0];
-  pool.window.vectorize(x, vector_size, TailStrategy::GuardWithIf);
-  Halide::Stage reduce = pool.window.update(0);
+  stage.window.vectorize(x, vector_size, TailStrategy::GuardWithIf);
+  Halide::Stage reduce = stage.window.update(0);
   for (const FixedWindow& w : kFixedXWindows) {
     Halide::Stage s = reduce.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
-    s.vectorize(x, vector_size, TailStrategy::GuardWithIf).unroll(pool.x_taps[0]);
+    s.vectorize(x, vector_size, TailStrategy::GuardWithIf).unroll(stage.x_taps[0]);
   }
   reduce.vectorize(x, vector_size, TailStrategy::GuardWithIf);
 }
@@ -112,13 +115,14 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const Halide::Target& targ
   with_algorithm_specializations(out);
 
   Var xo("xo"), task("task");
-  pool.window.compute_at(out, xo);
-  schedule_window(pool, vector_size);
-
-  // All of a task's rows at once: the per-row loop set-up of computing them
-  // row by row cost more than the row's work on 28-wide planes.
-  pool.rows.compute_at(out, task);
-  schedule_rows(pool, vector_size);
+  for (SeparableStages& stage : pool.stages) {
+    stage.window.compute_at(out, xo);
+    schedule_window(pool, stage, vector_size);
+    // All of a task's rows at once: the per-row loop set-up of computing them
+    // row by row cost more than the row's work on 28-wide planes.
+    stage.rows.compute_at(out, task);
+    schedule_rows(pool, stage, vector_size);
+  }
 }
 
 }  // namespace onnxpool::gen

@@ -23,6 +23,33 @@ namespace onnxpool {
 Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
                 const TensorView* Indices = nullptr);
 
+// AveragePool. Y has X's element type. count_include_pad = 0 divides each
+// window's sum by its taps inside X; = 1 by its taps inside
+// [-pad_begin, in + pad_end) (a ceil_mode window running past the end pad does
+// not count the taps beyond it). A window with no tap to count (possible only
+// with count_include_pad = 0, when pads or dilations step over X) is the mean
+// of nothing and gives NaN. 16-bit floats accumulate in float32.
+Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y);
+
+// LpPool: (sum over the taps inside X of |x|^p)^(1/p), p an integer >= 1;
+// padding adds nothing and partial ceil_mode windows are not rescaled. The
+// result is finite whenever the exact one is: large values never overflow and
+// tiny ones never underflow in the intermediate sum. A NaN tap gives NaN, an
+// infinite one +inf.
+Status lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y);
+
+// Global pools: X is [N, C, D1, ..., Dk] with k >= 1 (any rank >= 3), Y is
+// [N, C, 1, ..., 1]. GlobalMaxPool follows max_pool's NaN and +-0 policy;
+// GlobalLpPool takes p from the attributes (ONNX default 2).
+Status global_max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y);
+Status global_average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y);
+Status global_lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y);
+
+// Runs whichever operator `attributes.op` names; Indices only for MaxPool
+// (must be nullptr otherwise).
+Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+            const TensorView* Indices = nullptr);
+
 // Threads used by the kernels; 0 means one per hardware thread (the default).
 // Returns invalid_argument for a negative count.
 Status set_num_threads(int threads);

@@ -1,0 +1,53 @@
+// GlobalAveragePool (ONNX opset 22): the mean of each plane, accumulated in
+// float32 (float64 for float64).
+#include "Halide.h"
+#include "accumulation.h"
+#include "global_reduction.h"
+#include "schedules/global_cpu_schedule.h"
+
+namespace onnxpool::gen {
+namespace {
+
+class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
+ public:
+  GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
+
+  void configure() {
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, 2);
+    planes_per_task_ = add_input<int>("planes_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, 1);
+  }
+
+  void generate() {
+    const Halide::Type type = element_type;
+    const Halide::Type acc = sum_type(type);
+    GlobalPool pool;
+    pool.plane_size = input_->dim(0).extent();
+    pool.accumulator_type = acc;
+    pool.lanes = global_lanes(get_target(), acc);
+    pool.planes_per_task = *planes_per_task_;
+    Halide::Func value("value");
+    value(pool.s, pool.plane) = Halide::cast(acc, (*input_)(pool.s, pool.plane));
+    auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
+    Halide::Func total =
+        add_global_reduction(pool, "sum", Halide::Internal::make_zero(acc), add, value).total;
+    Halide::Func out = *output_;
+    out(pool.plane) = Halide::cast(type, total(pool.plane) / Halide::cast(acc, pool.plane_size));
+    pool.output = out;
+
+    input_->set_estimates({{0, 49}, {0, 2048}});
+    output_->set_estimates({{0, 2048}});
+    planes_per_task_->set_estimate(256);
+    schedule_global_pool_cpu(pool, get_target());
+  }
+
+ private:
+  Input<Halide::Buffer<void>>* input_ = nullptr;
+  Input<int>* planes_per_task_ = nullptr;
+  Output<Halide::Buffer<void>>* output_ = nullptr;
+};
+
+}  // namespace
+}  // namespace onnxpool::gen
+
+HALIDE_REGISTER_GENERATOR(onnxpool::gen::GlobalAveragePool, onnxpool_globalaveragepool)

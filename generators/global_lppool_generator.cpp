@@ -1,0 +1,74 @@
+// GlobalLpPool (ONNX opset 22): (sum over the plane of |x|^p)^(1/p), with
+// LpPool's two algorithms (lppool_generator.cpp): unscaled in a wide enough
+// type, or scaled by the plane's largest magnitude m, m * (sum (|x|/m)^p)^(1/p),
+// which costs a second pass over the plane.
+#include "Halide.h"
+#include "accumulation.h"
+#include "global_reduction.h"
+#include "schedules/global_cpu_schedule.h"
+
+namespace onnxpool::gen {
+namespace {
+
+class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
+ public:
+  GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
+  GeneratorParam<bool> scaled{"scaled", false};
+
+  void configure() {
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, 2);
+    p_ = add_input<int>("p");
+    planes_per_task_ = add_input<int>("planes_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, 1);
+  }
+
+  void generate() {
+    const Halide::Type type = element_type;
+    const Halide::Type acc = scaled ? sum_type(type) : unscaled_lp_sum_type(type);
+    const Halide::Expr p = *p_;
+    const Halide::Expr zero = Halide::Internal::make_zero(acc);
+    GlobalPool pool;
+    Halide::Var s = pool.s, plane = pool.plane;
+    pool.plane_size = input_->dim(0).extent();
+    pool.accumulator_type = acc;
+    pool.lanes = global_lanes(get_target(), acc);
+    pool.planes_per_task = *planes_per_task_;
+    auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
+    auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
+
+    Halide::Func magnitude("magnitude");
+    magnitude(s, plane) = Halide::abs(Halide::cast(acc, (*input_)(s, plane)));
+    Halide::Func term("term");
+    Halide::Func out = *output_;
+    if (!scaled) {
+      term(s, plane) = integer_power(magnitude(s, plane), p);
+      Halide::Func total = add_global_reduction(pool, "sum", zero, add, term).total;
+      out(plane) = Halide::cast(type, integer_root(total(plane), p));
+    } else {
+      Halide::Func largest = add_global_reduction(pool, "largest", zero, larger, magnitude).total;
+      Halide::Expr scale = magnitude_scale(largest(plane));
+      term(s, plane) = integer_power(magnitude(s, plane) / scale, p);
+      Halide::Func total = add_global_reduction(pool, "scaled_sum", zero, add, term).total;
+      out(plane) = Halide::cast(type, scale * integer_root(total(plane), p));
+    }
+    pool.output = out;
+    for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
+
+    input_->set_estimates({{0, 196}, {0, 256}});
+    output_->set_estimates({{0, 256}});
+    p_->set_estimate(2);
+    planes_per_task_->set_estimate(64);
+    schedule_global_pool_cpu(pool, get_target());
+  }
+
+ private:
+  Input<Halide::Buffer<void>>* input_ = nullptr;
+  Input<int>* p_ = nullptr;
+  Input<int>* planes_per_task_ = nullptr;
+  Output<Halide::Buffer<void>>* output_ = nullptr;
+};
+
+}  // namespace
+}  // namespace onnxpool::gen
+
+HALIDE_REGISTER_GENERATOR(onnxpool::gen::GlobalLpPool, onnxpool_globallppool)

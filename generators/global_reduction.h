@@ -1,0 +1,44 @@
+// The shape the global pools (GlobalMaxPool, GlobalAveragePool, GlobalLpPool)
+// share, handed to a schedule. The runtime flattens every spatial axis into
+// one, so the input is [plane][s] (Halide: (s, plane)) and the output one
+// value per plane, whatever X's rank.
+//
+// Each plane's reduction is blocked into `lanes` running partial results
+// (one vector register's worth or a few) so it vectorizes without reading
+// past the plane; the partials and the plane's last S mod lanes elements are
+// then folded into the total.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "Halide.h"
+
+namespace onnxpool::gen {
+
+struct GlobalStages {
+  Halide::Func partial;  // (lane, plane): update 0 folds in whole blocks of `lanes`
+  Halide::RDom blocks;
+  Halide::Func total;    // (plane): update 0 folds the lanes, update 1 the tail
+  Halide::RDom lane_fold, tail;
+};
+
+struct GlobalPool {
+  Halide::Var s{"s"}, lane{"lane"}, plane{"plane"};
+  Halide::Expr plane_size;      // elements per plane
+  int lanes = 0;                // partial results per plane (a multiple of the vector width)
+  std::vector<GlobalStages> stages;  // in the order they are computed
+  Halide::Func output;
+  Halide::Expr planes_per_task;  // parallel grain, chosen by the runtime
+  Halide::Type accumulator_type;
+  std::vector<Halide::Expr> output_specializations;  // as in SeparablePool
+};
+
+// Reduces value(s, plane) over s in [0, plane_size) with an associative,
+// commutative `combine`; appends the stages to pool.stages.
+const GlobalStages& add_global_reduction(GlobalPool& pool, const std::string& name, const Halide::Expr& identity,
+                                         const std::function<Halide::Expr(Halide::Expr, Halide::Expr)>& combine,
+                                         const Halide::Func& value);
+
+}  // namespace onnxpool::gen

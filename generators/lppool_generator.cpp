@@ -1,0 +1,110 @@
+// LpPool (ONNX opset 22): (sum over the taps inside X of |x|^p)^(1/p), the
+// algorithm. One pipeline per (element type, spatial rank, scaled) serves
+// every attribute and p at run time.
+//
+// Two algorithms, picked by the runtime (runtime/lp_pool.cpp):
+// - unscaled: sums |x|^p in a type so much wider than X's that nothing can
+//   overflow or underflow for that p; as fast as AveragePool.
+// - scaled: divides each window's taps by its largest magnitude m and
+//   returns m * (sum (|x|/m)^p)^(1/p), finite whenever the exact result is,
+//   for any type and p. It stays separable: each row entry is scaled by its
+//   own column's largest magnitude r, and the window rescales it by (r/m)^p.
+#include "Halide.h"
+#include "accumulation.h"
+#include "schedules/cpu_schedule.h"
+#include "separable_pool.h"
+#include "window_params.h"
+
+namespace onnxpool::gen {
+namespace {
+
+using Halide::Expr;
+using Halide::Func;
+using Halide::Tuple;
+
+Tuple add(const Tuple& total, const Tuple& tap) { return Tuple(total[0] + tap[0]); }
+Tuple larger(const Tuple& best, const Tuple& tap) { return Tuple(Halide::max(best[0], tap[0])); }
+
+class LpPool : public Halide::Generator<LpPool> {
+ public:
+  GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
+  GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
+  GeneratorParam<bool> scaled{"scaled", false};
+
+  void configure() {
+    const int rank = spatial_rank;
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
+    dims_ = add_window_inputs(this, rank);
+    p_ = add_input<int>("p");
+    rows_per_task_ = add_input<int>("rows_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, rank + 1);
+  }
+
+  void generate() {
+    const int rank = spatial_rank;
+    const Halide::Type type = element_type;
+    const Halide::Type acc = scaled ? sum_type(type) : unscaled_lp_sum_type(type);
+    const Expr p = *p_;
+    const Expr zero = Halide::Internal::make_zero(acc);
+    SeparablePool pool;
+    pool.spatial_rank = rank;
+    pool.vars = make_pool_vars(rank, "");
+    pool.dims = dims_;
+    pool.rows_per_task = *rows_per_task_;
+    pool.accumulator_type = acc;
+    pool.input_extents = input_extents(*input_, rank);
+    const std::vector<Halide::Var>& v = pool.vars;
+
+    Func magnitude("magnitude");
+    magnitude(v) = Halide::abs(Halide::cast(acc, (*input_)(v)));
+
+    Func out = *output_;
+    if (!scaled) {
+      TapReduction sum{"sum", {zero}, add};
+      sum.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>&) {
+        return Tuple(integer_power(magnitude(at), p));
+      };
+      Func window = add_separable_reduction(pool, sum).window;
+      out(v) = Halide::cast(type, integer_root(window(v), p));
+    } else {
+      TapReduction largest{"largest", {zero}, larger};
+      largest.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>&) { return Tuple(Expr(magnitude(at))); };
+      const SeparableStages& largest_stages = add_separable_reduction(pool, largest);
+      Func column_largest = largest_stages.rows, window_largest = largest_stages.window;
+
+      TapReduction sum{"scaled_sum", {zero}, add};
+      sum.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>& row) {
+        return Tuple(integer_power(magnitude(at) / magnitude_scale(column_largest(row)), p));
+      };
+      // A column whose largest magnitude r is 0 sums to 0 and stays 0; one
+      // with r = inf holds inf and gives inf, as the exact sum does.
+      sum.window_tap = [&](const Func& rows, const std::vector<Expr>& x_at) {
+        Expr ratio = column_largest(x_at) / magnitude_scale(window_largest(v));
+        return Tuple(rows(x_at) * integer_power(ratio, p));
+      };
+      Func window = add_separable_reduction(pool, sum).window;
+      out(v) = Halide::cast(type, magnitude_scale(window_largest(v)) * integer_root(window(v), p));
+    }
+    pool.output = out;
+    // p = 2 (ONNX's default) and p = 1 get their own loop nests, free of pow.
+    for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
+
+    set_pool_estimates(*input_, *output_, rank);
+    set_window_estimates(dims_);
+    p_->set_estimate(2);
+    rows_per_task_->set_estimate(8);
+    schedule_separable_pool_cpu(pool, get_target());
+  }
+
+ private:
+  Input<Halide::Buffer<void>>* input_ = nullptr;
+  std::vector<WindowDim> dims_;
+  Input<int>* p_ = nullptr;
+  Input<int>* rows_per_task_ = nullptr;
+  Output<Halide::Buffer<void>>* output_ = nullptr;
+};
+
+}  // namespace
+}  // namespace onnxpool::gen
+
+HALIDE_REGISTER_GENERATOR(onnxpool::gen::LpPool, onnxpool_lppool)

@@ -1,0 +1,35 @@
+// Hand CPU schedule for the global pools.
+//
+// Loop nest, per parallel task of `planes_per_task` planes:
+//   for each plane:
+//     partial   (lanes in vector registers, one pass over the plane)
+//     total     (fold the lanes with a vector reduction, then the tail)
+//     output
+#include "global_cpu_schedule.h"
+
+namespace onnxpool::gen {
+
+using Halide::TailStrategy;
+using Halide::Var;
+
+int global_lanes(const Halide::Target& target, const Halide::Type& accumulator) {
+  return target.natural_vector_size(accumulator);
+}
+
+void schedule_global_pool_cpu(GlobalPool& pool, const Halide::Target& target) {
+  const int vector_size = target.natural_vector_size(pool.accumulator_type);
+  Halide::Func out = pool.output;
+  Var task("task"), plane_in_task("plane_in_task");
+  out.split(pool.plane, task, plane_in_task, pool.planes_per_task, TailStrategy::GuardWithIf).parallel(task);
+  for (const Halide::Expr& condition : pool.output_specializations) out.specialize(condition);
+  for (GlobalStages& g : pool.stages) {
+    g.total.compute_at(out, plane_in_task);
+    g.total.update(0).atomic().vectorize(g.lane_fold);
+    g.total.update(1).unscheduled();  // the tail: fewer elements than lanes, a plain loop
+    g.partial.compute_at(g.total, pool.plane);
+    g.partial.vectorize(pool.lane, vector_size);
+    g.partial.update(0).reorder(pool.lane, g.blocks).vectorize(pool.lane, vector_size);
+  }
+}
+
+}  // namespace onnxpool::gen

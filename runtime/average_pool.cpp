@@ -1,0 +1,36 @@
+// AveragePool entry point: validate, work out the divisor's counting range
+// per axis, run the kernel.
+#include <algorithm>
+#include <limits>
+
+#include "kernel_launch.h"
+#include "operator_setup.h"
+#include "onnxpool/pooling.h"
+
+namespace onnxpool {
+
+Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  constexpr PoolOp op = PoolOp::kAveragePool;
+  detail::WindowGeometry geometry;
+  Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
+  if (!s) return s;
+  detail::KernelCall call;
+  s = detail::find_operator_kernel(op, X, geometry, detail::KernelVariant::kPlain, &call.kernel);
+  if (!s) return s;
+  call.geometry = &geometry;
+  call.input = &X;
+  call.outputs = {&Y};
+  // count_include_pad = 1 counts the taps inside [-pad_begin, in + pad_end):
+  // a ceil_mode window running past the end pad does not count the taps
+  // beyond it (ONNX opset 19+ reference, onnxruntime). = 0 counts real taps.
+  for (const detail::AxisWindow& a : geometry.axes) {
+    const int64_t end = attributes.count_include_pad ? a.input + a.pad_end : a.input;
+    call.count_begin.push_back(attributes.count_include_pad ? -a.pad_begin : 0);
+    // Every tap position fits int32 (window_geometry.cpp), so clamping the
+    // end there changes no count.
+    call.count_end.push_back(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()));
+  }
+  return detail::launch_kernel(call);
+}
+
+}  // namespace onnxpool

@@ -1,0 +1,55 @@
+// LpPool and GlobalLpPool entry points. Both pick between the kernels'
+// two algorithms (generators/lppool_generator.cpp): the unscaled sum when the
+// wide accumulator cannot overflow or underflow for this type and p, the
+// scaled one otherwise.
+#include "kernel_launch.h"
+#include "operator_setup.h"
+#include "onnxpool/pooling.h"
+
+namespace onnxpool {
+namespace {
+
+// The unscaled kernels sum |x|^p in float64 for float32 and bfloat16, in
+// float32 for float16 (generators/accumulation.h). Exact enough when every
+// nonzero |x|^p of the type is a normal number of the accumulator:
+//   float32/bfloat16 in float64: |x| in [1.4e-45, 3.4e38], p <= 6 gives
+//     [7e-271, 2e231] (p = 7 underflows to subnormals);
+//   float16 in float32: |x| in [6e-8, 65504], p <= 5 gives [8e-37, 1.2e24].
+// float64 has no wider type and only scaled kernels.
+bool unscaled_lp_is_exact(ElementType type, int64_t p) {
+  switch (type) {
+    case ElementType::kFloat32:
+    case ElementType::kBFloat16: return p <= 6;
+    case ElementType::kFloat16: return p <= 5;
+    default: return false;
+  }
+}
+
+Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  detail::WindowGeometry geometry;
+  Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
+  if (!s) return s;
+  detail::KernelCall call;
+  const bool unscaled = unscaled_lp_is_exact(X.type, attributes.p);
+  const auto variant = unscaled ? detail::KernelVariant::kPlain : detail::KernelVariant::kScaled;
+  s = detail::find_operator_kernel(op, X, geometry, variant, &call.kernel);
+  if (!s) return s;
+  call.geometry = &geometry;
+  call.input = &X;
+  call.outputs = {&Y};
+  // validate_attributes bounds p to int32.
+  call.scalars.push_back(detail::ScalarArg::int32("p", static_cast<int32_t>(attributes.p)));
+  return detail::launch_kernel(call);
+}
+
+}  // namespace
+
+Status lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  return run_lp(PoolOp::kLpPool, attributes, X, Y);
+}
+
+Status global_lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  return run_lp(PoolOp::kGlobalLpPool, attributes, X, Y);
+}
+
+}  // namespace onnxpool

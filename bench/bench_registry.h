@@ -5,10 +5,12 @@
 //
 //   BM_<op>/<case>/<impl>/threads:<n>/real_time
 //
-//   op       ONNX operator name: MaxPool, AveragePool, LpPool, GlobalMaxPool, ...
+//   op       ONNX operator name: MaxPool, AveragePool, LpPool, GlobalMaxPool, ...;
+//            CallOverhead for the cost of one call on a 1x1x1x1 tensor
 //   case     PoolCase::id: S1, S2, ...
 //   impl     [A-Za-z0-9_]+, by prefix: "onnxpool..." is ours, "floor_..." a
-//            bandwidth-floor row, anything else a peer ("onednn_nhwc", ...)
+//            bandwidth-floor row, anything else a peer ("onednn_nhwc", ...;
+//            bench/python_peers.py writes "onnxruntime_nchw", "torch_nhwc", ...)
 //   n        threads the implementation was told to use; the benchmark itself
 //            sets it (Google Benchmark's own ->Threads() would instead run n
 //            copies of the benchmark at once, which is not what is measured)

@@ -1,14 +1,15 @@
 #include "reference_pool.h"
 
+#include <cmath>
 #include <cstddef>
 #include <limits>
 
 namespace onnxpool_bench {
 
-MaxPoolResult reference_max_pool(const PoolCase& pc, const float* input_nchw) {
+PoolResult reference_max_pool(const PoolCase& pc, const float* input_nchw) {
   const int64_t out_h = pc.out_h();
   const int64_t out_w = pc.out_w();
-  MaxPoolResult result;
+  PoolResult result;
   result.values.resize(static_cast<size_t>(pc.output_elements()));
   result.indices.resize(result.values.size());
 
@@ -40,6 +41,55 @@ MaxPoolResult reference_max_pool(const PoolCase& pc, const float* input_nchw) {
     }
   }
   return result;
+}
+
+namespace {
+
+// Average or Lp over every window, in double.
+PoolResult reference_sum_pool(Reduction reduction, const PoolCase& pc, const float* input_nchw) {
+  const int64_t out_h = pc.out_h();
+  const int64_t out_w = pc.out_w();
+  PoolResult result;
+  result.values.resize(static_cast<size_t>(pc.output_elements()));
+
+  size_t out = 0;
+  for (int64_t plane = 0; plane < pc.n * pc.c; ++plane) {
+    const float* x = input_nchw + plane * pc.h * pc.w;
+    for (int64_t oy = 0; oy < out_h; ++oy) {
+      for (int64_t ox = 0; ox < out_w; ++ox, ++out) {
+        double sum = 0.0;
+        int64_t inside = 0;
+        int64_t in_padded = 0;
+        for (int64_t ky = 0; ky < pc.kernel_h; ++ky) {
+          const int64_t y = oy * pc.stride_h - pc.pad_top + ky;
+          for (int64_t kx = 0; kx < pc.kernel_w; ++kx) {
+            const int64_t xx = ox * pc.stride_w - pc.pad_left + kx;
+            // With ceil_mode 0 every tap lies inside the padded input.
+            ++in_padded;
+            if (y < 0 || y >= pc.h || xx < 0 || xx >= pc.w) continue;
+            const double v = x[y * pc.w + xx];
+            sum += reduction == Reduction::kLp ? std::pow(std::fabs(v), kLpP) : v;
+            ++inside;
+          }
+        }
+        double value;
+        if (reduction == Reduction::kLp) {
+          value = std::pow(sum, 1.0 / kLpP);
+        } else {
+          value = sum / static_cast<double>(kCountIncludePad ? in_padded : inside);
+        }
+        result.values[out] = static_cast<float>(value);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+PoolResult reference_pool(const PoolOpSpec& op, const PoolCase& pc, const float* input_nchw) {
+  if (op.reduction == Reduction::kMax) return reference_max_pool(pc, input_nchw);
+  return reference_sum_pool(op.reduction, pc, input_nchw);
 }
 
 }  // namespace onnxpool_bench

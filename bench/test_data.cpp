@@ -1,5 +1,6 @@
 #include "test_data.h"
 
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <random>
@@ -22,11 +23,12 @@ const AlignedBuffer<float>& test_input(const PoolCase& pc) {
   return it->second;
 }
 
-const MaxPoolResult& expected_max_pool(const PoolCase& pc) {
-  static std::map<std::string, MaxPoolResult> results;
-  auto it = results.find(pc.id);
+const PoolResult& expected_output(const PoolOpSpec& op, const PoolCase& pc) {
+  static std::map<std::string, PoolResult> results;
+  const std::string key = std::string(op.name) + "/" + pc.id;
+  auto it = results.find(key);
   if (it == results.end()) {
-    it = results.emplace(pc.id, reference_max_pool(pc, test_input(pc).data())).first;
+    it = results.emplace(key, reference_pool(op, pc, test_input(pc).data())).first;
   }
   return it->second;
 }
@@ -34,14 +36,17 @@ const MaxPoolResult& expected_max_pool(const PoolCase& pc) {
 namespace {
 
 template <typename T>
+std::string describe(const char* what, size_t i, T got, T want) {
+  std::ostringstream message;
+  message << std::setprecision(9) << what << " differs from the reference at element " << i
+          << ": got " << got << ", expected " << want;
+  return message.str();
+}
+
+template <typename T>
 std::string describe_first_mismatch(const char* what, const T* got, const T* want, size_t count) {
   for (size_t i = 0; i < count; ++i) {
-    if (got[i] != want[i]) {
-      std::ostringstream message;
-      message << std::setprecision(9) << what << " differs from the reference at element " << i
-              << ": got " << got[i] << ", expected " << want[i];
-      return message.str();
-    }
+    if (got[i] != want[i]) return describe(what, i, got[i], want[i]);
   }
   return std::string();
 }
@@ -55,6 +60,18 @@ std::string first_mismatch(const char* what, const float* got, const float* want
 std::string first_mismatch(const char* what, const int64_t* got, const int64_t* want,
                            size_t count) {
   return describe_first_mismatch(what, got, want, count);
+}
+
+std::string first_mismatch_within(const char* what, const float* got, const float* want,
+                                  size_t count, double rel_tolerance, double abs_tolerance) {
+  for (size_t i = 0; i < count; ++i) {
+    const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
+    // Written so that a NaN (any comparison false) fails.
+    if (!(error <= abs_tolerance + rel_tolerance * std::fabs(static_cast<double>(want[i])))) {
+      return describe(what, i, got[i], want[i]);
+    }
+  }
+  return std::string();
 }
 
 }  // namespace onnxpool_bench

@@ -14,14 +14,21 @@
 namespace onnxpool_bench {
 
 // Deterministic pseudo-random NCHW values in [-1, 1); no NaN, no infinities.
+// One input per case id, shared by every operator measured on that case.
 const AlignedBuffer<float>& test_input(const PoolCase& pool_case);
 
-// reference_max_pool of test_input(pool_case).
-const MaxPoolResult& expected_max_pool(const PoolCase& pool_case);
+// reference_pool(op, pool_case, test_input(pool_case)).
+const PoolResult& expected_output(const PoolOpSpec& op, const PoolCase& pool_case);
 
 // Empty when got == want element for element (pooling a max is exact, so no
 // tolerance); otherwise a message naming the first differing element.
 std::string first_mismatch(const char* what, const float* got, const float* want, size_t count);
 std::string first_mismatch(const char* what, const int64_t* got, const int64_t* want, size_t count);
+
+// The same with a tolerance, for sums (average, Lp), whose float rounding
+// depends on the order each implementation adds in: an element passes when
+// |got - want| <= abs_tolerance + rel_tolerance * |want|. A NaN never passes.
+std::string first_mismatch_within(const char* what, const float* got, const float* want,
+                                  size_t count, double rel_tolerance, double abs_tolerance);
 
 }  // namespace onnxpool_bench

@@ -12,10 +12,13 @@ set(ONNXPOOL_KERNEL_DIR "${CMAKE_BINARY_DIR}/kernels")
 file(MAKE_DIRECTORY "${ONNXPOOL_KERNEL_DIR}")
 
 # onnxpool_add_kernel(NAME <fn> GENERATOR <registered name> OP <PoolOp suffix>
-#                     TYPE <ElementType suffix> RANK <1|2|3> VARIANT <KernelVariant suffix>
-#                     PARAMS <k=v>...)
+#                     TYPE <ElementType suffix> RANK <0|1|2|3> VARIANT <KernelVariant suffix>
+#                     [FEATURES <Halide target feature>...] PARAMS <k=v>...)
+# RANK 0 is a global kernel over flattened planes. FEATURES are added to every target.
 function(onnxpool_add_kernel)
-  cmake_parse_arguments(ARG "" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "PARAMS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "FEATURES;PARAMS" ${ARGN})
+  set(features user_context no_runtime ${ARG_FEATURES})
+  list(JOIN features "-" features)
   set(runs "")
   set(metadata "")
   set(index 0)
@@ -25,7 +28,7 @@ function(onnxpool_add_kernel)
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND onnxpool_generators -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
-              -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-user_context-no_runtime" ${ARG_PARAMS}
+              -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-${features}" ${ARG_PARAMS}
       DEPENDS onnxpool_generators
       COMMENT "Generating kernel ${fn} (${target})"
       VERBATIM)

@@ -12,26 +12,71 @@ inline Halide::Type sum_type(const Halide::Type& element) {
   return element.is_float() && element.bits() == 64 ? Halide::Float(64) : Halide::Float(32);
 }
 
+// Converts between X's type and an accumulator. 16-bit floats go through
+// float32: Halide's direct bfloat16 <-> float64 conversions gave junk (e.g.
+// 4294967296 for a bfloat16 1e33 summed in float64). float64 -> float32 ->
+// 16-bit can round twice; the 16-bit types are compared at 1e-2 anyway.
+inline Halide::Expr convert(const Halide::Type& to, Halide::Expr value) {
+  auto is_half = [](const Halide::Type& t) { return t.bits() == 16 && (t.is_float() || t.is_bfloat()); };
+  if (value.type().is_bfloat() && to != value.type()) {
+    // Widen by its bits: the simplifier folds cast(f64, cast(f32, bf16)) back
+    // into the direct conversion.
+    Halide::Expr bits = Halide::cast(Halide::UInt(32), Halide::reinterpret(Halide::UInt(16), value)) << 16;
+    value = Halide::reinterpret(Halide::Float(32), bits);
+  }
+  if (value.type() == Halide::Float(16) && to != value.type()) {
+    // Halide's software float16 conversion (targets without F16C, e.g. the
+    // SSE4.1 baseline) turns NaN into inf, in both directions.
+    Halide::Expr bits = Halide::reinterpret(Halide::UInt(16), value);
+    Halide::Expr nan = (bits & 0x7FFF) > 0x7C00;
+    Halide::Expr quiet_nan = Halide::reinterpret(Halide::Float(32), Halide::Expr(uint32_t(0x7FC00000u)));
+    value = Halide::select(nan, quiet_nan, Halide::cast(Halide::Float(32), value));
+  }
+  if ((is_half(value.type()) || is_half(to)) && value.type() != Halide::Float(32) && to != Halide::Float(32)) {
+    value = Halide::cast(Halide::Float(32), value);
+  }
+  if (to == Halide::Float(16) && value.type() == Halide::Float(32)) {
+    return Halide::select(Halide::is_nan(value), Halide::reinterpret(to, Halide::Expr(uint16_t(0x7E00))),
+                          Halide::cast(to, value));
+  }
+  if (to.is_bfloat() && value.type() == Halide::Float(32)) {
+    // Narrow by its bits too (round to nearest even, NaN stays NaN), for the
+    // same reason: the float64 -> float32 step would be folded away.
+    Halide::Expr bits = Halide::reinterpret(Halide::UInt(32), value);
+    Halide::Expr rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16;
+    Halide::Expr narrow = Halide::select(Halide::is_nan(value), Halide::Expr(0x7FC0u), rounded);
+    return Halide::reinterpret(to, Halide::cast(Halide::UInt(16), narrow));
+  }
+  return Halide::cast(to, value);
+}
+
 // LpPool without scaling sums |x|^p directly, in a type wide enough that no
 // value of the element type overflows or underflows it for the p the runtime
 // allows there (runtime/lp_pool.cpp: unscaled_lp_is_exact): float64 for
 // float32 and bfloat16 (p <= 6), float32 for float16 (p <= 5).
 inline Halide::Type unscaled_lp_sum_type(const Halide::Type& element) {
-  return element.is_float() && element.bits() == 16 ? Halide::Float(32) : Halide::Float(64);
+  // (Halide's is_float() is true for bfloat16 too.)
+  const bool float16 = element.is_float() && !element.is_bfloat() && element.bits() == 16;
+  return float16 ? Halide::Float(32) : Halide::Float(64);
 }
 
-// t^p for an integer p >= 1 known only at run time. The common p get plain
-// products, which a schedule's specialize(p == k) reduces the select to;
-// others call pow (exact to an ulp or so for integer exponents).
+// t^p for an integer p >= 1 known only at run time, t >= 0 (or NaN). The
+// common p get plain products, which a schedule's specialize(p == k) reduces
+// the select to. Others call Halide's pow, a polynomial exp/log accurate to
+// the last few bits for finite positive t but wrong for 0, inf and NaN
+// (pow(inf, 7) gave 3.2e5), which therefore pass through as they are: each
+// is its own p-th power.
 inline Halide::Expr integer_power(const Halide::Expr& t, const Halide::Expr& p) {
   Halide::Expr t2 = t * t;
-  return Halide::select(p == 1, t, p == 2, t2, p == 3, t2 * t, p == 4, t2 * t2,
+  Halide::Expr itself = t == Halide::Internal::make_zero(t.type()) || !Halide::is_finite(t);
+  return Halide::select(p == 1, t, p == 2, t2, p == 3, t2 * t, p == 4, t2 * t2, itself, t,
                         Halide::pow(t, Halide::cast(t.type(), p)));
 }
 
-// s^(1/p), the inverse of integer_power.
+// s^(1/p), the inverse of integer_power, with the same care for 0, inf, NaN.
 inline Halide::Expr integer_root(const Halide::Expr& s, const Halide::Expr& p) {
-  return Halide::select(p == 1, s, p == 2, Halide::sqrt(s), Halide::pow(s, 1 / Halide::cast(s.type(), p)));
+  Halide::Expr itself = s == Halide::Internal::make_zero(s.type()) || !Halide::is_finite(s);
+  return Halide::select(p == 1, s, p == 2, Halide::sqrt(s), itself, s, Halide::pow(s, 1 / Halide::cast(s.type(), p)));
 }
 
 // The p that get loop nests of their own (one copy of the loop nest each;
@@ -43,7 +88,7 @@ constexpr int kFixedPowers[] = {1, 2};
 // the unscaled sum already gives inf or NaN).
 inline Halide::Expr magnitude_scale(const Halide::Expr& largest) {
   const Halide::Type t = largest.type();
-  return Halide::select(largest > Halide::Internal::make_zero(t) && largest < t.max(), largest,
+  return Halide::select(largest > Halide::Internal::make_zero(t) && Halide::is_finite(largest), largest,
                         Halide::Internal::make_one(t));
 }
 

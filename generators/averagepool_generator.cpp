@@ -51,19 +51,19 @@ class AveragePool : public Halide::Generator<AveragePool> {
     sum.identity = {Halide::Internal::make_zero(acc)};
     sum.combine = [](const Tuple& total, const Tuple& tap) { return Tuple(total[0] + tap[0]); };
     sum.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>&) {
-      return Tuple(Halide::cast(acc, (*input_)(at)));
+      return Tuple(convert(acc, (*input_)(at)));
     };
     Func window = add_separable_reduction(pool, sum).window;
 
     // A product of per-axis counts; in the accumulator type, where it is exact
     // far beyond any real window and cannot overflow as an int32 product could.
-    Expr divisor = Halide::cast(acc, 1);
+    Expr divisor = convert(acc, 1);
     for (int i = 0; i < rank; ++i) {
-      divisor *= Halide::cast(acc, dims_[i].taps_within(v[i], *count_begin_[i], *count_end_[i]));
+      divisor *= convert(acc, dims_[i].taps_within(v[i], *count_begin_[i], *count_end_[i]));
     }
     // 0 / 0 = NaN for a window with nothing to count (documented in pooling.h).
     Func out = *output_;
-    out(v) = Halide::cast(type, window(v) / divisor);
+    out(v) = convert(type, window(v) / divisor);
     pool.output = out;
 
     set_pool_estimates(*input_, *output_, rank);

@@ -27,12 +27,12 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
     pool.lanes = global_lanes(get_target(), acc);
     pool.planes_per_task = *planes_per_task_;
     Halide::Func value("value");
-    value(pool.s, pool.plane) = Halide::cast(acc, (*input_)(pool.s, pool.plane));
+    value(pool.s, pool.plane) = convert(acc, (*input_)(pool.s, pool.plane));
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
     Halide::Func total =
         add_global_reduction(pool, "sum", Halide::Internal::make_zero(acc), add, value).total;
     Halide::Func out = *output_;
-    out(pool.plane) = Halide::cast(type, total(pool.plane) / Halide::cast(acc, pool.plane_size));
+    out(pool.plane) = convert(type, total(pool.plane) / convert(acc, pool.plane_size));
     pool.output = out;
 
     input_->set_estimates({{0, 49}, {0, 2048}});

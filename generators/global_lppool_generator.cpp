@@ -37,19 +37,19 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
 
     Halide::Func magnitude("magnitude");
-    magnitude(s, plane) = Halide::abs(Halide::cast(acc, (*input_)(s, plane)));
+    magnitude(s, plane) = Halide::abs(convert(acc, (*input_)(s, plane)));
     Halide::Func term("term");
     Halide::Func out = *output_;
     if (!scaled) {
       term(s, plane) = integer_power(magnitude(s, plane), p);
       Halide::Func total = add_global_reduction(pool, "sum", zero, add, term).total;
-      out(plane) = Halide::cast(type, integer_root(total(plane), p));
+      out(plane) = convert(type, integer_root(total(plane), p));
     } else {
       Halide::Func largest = add_global_reduction(pool, "largest", zero, larger, magnitude).total;
       Halide::Expr scale = magnitude_scale(largest(plane));
       term(s, plane) = integer_power(magnitude(s, plane) / scale, p);
       Halide::Func total = add_global_reduction(pool, "scaled_sum", zero, add, term).total;
-      out(plane) = Halide::cast(type, scale * integer_root(total(plane), p));
+      out(plane) = convert(type, scale * integer_root(total(plane), p));
     }
     pool.output = out;
     for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);

@@ -17,11 +17,16 @@ const GlobalStages& add_global_reduction(GlobalPool& pool, const std::string& na
   g.partial(pool.lane, pool.plane) =
       combine(g.partial(pool.lane, pool.plane), value(g.blocks * lanes + pool.lane, pool.plane));
 
-  g.lane_fold = Halide::RDom(0, lanes, name + "_lane");
+  Func level = g.partial;
+  for (int width = lanes / 2; width >= 1; width /= 2) {
+    Func fold(name + "_fold" + std::to_string(width));
+    fold(pool.lane, pool.plane) = combine(level(pool.lane, pool.plane), level(pool.lane + width, pool.plane));
+    g.folds.push_back(fold);
+    level = fold;
+  }
   g.tail = Halide::RDom(0, pool.plane_size - body, name + "_tail");
   g.total = Func(name + "_total");
-  g.total(pool.plane) = identity;
-  g.total(pool.plane) = combine(g.total(pool.plane), g.partial(g.lane_fold, pool.plane));
+  g.total(pool.plane) = level(0, pool.plane);
   g.total(pool.plane) = combine(g.total(pool.plane), value(body + g.tail, pool.plane));
   pool.stages.push_back(g);
   return pool.stages.back();

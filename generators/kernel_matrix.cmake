@@ -36,25 +36,28 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64 int8 uint8)
   endforeach()
 endforeach()
 
-# The summing operators: float types only (ONNX opset 22).
+# The summing operators: float types only (ONNX opset 22). They are compiled
+# with strict_float: by default Halide lets LLVM assume no NaN and no inf,
+# which turned LpPool's inf into NaN and a float16 NaN into 0.
+set(sum_features strict_float)
 foreach(type IN ITEMS float32 float16 bfloat16 float64)
   set(halide_type ${onnxpool_halide_type_${type}})
   set(type_enum ${onnxpool_enum_${type}})
   foreach(rank IN ITEMS 1 2 3)
     onnxpool_add_kernel(
       NAME onnxpool_averagepool_${type}_${rank}d GENERATOR onnxpool_averagepool OP kAveragePool
-      TYPE ${type_enum} RANK ${rank} VARIANT kPlain
+      TYPE ${type_enum} RANK ${rank} VARIANT kPlain FEATURES ${sum_features}
       PARAMS element_type=${halide_type} spatial_rank=${rank})
     # float64 has no wider type to sum in unscaled (runtime/lp_pool.cpp).
     if(NOT type STREQUAL "float64")
       onnxpool_add_kernel(
         NAME onnxpool_lppool_${type}_${rank}d GENERATOR onnxpool_lppool OP kLpPool
-        TYPE ${type_enum} RANK ${rank} VARIANT kPlain
+        TYPE ${type_enum} RANK ${rank} VARIANT kPlain FEATURES ${sum_features}
         PARAMS element_type=${halide_type} spatial_rank=${rank} scaled=false)
     endif()
     onnxpool_add_kernel(
       NAME onnxpool_lppool_${type}_${rank}d_scaled GENERATOR onnxpool_lppool OP kLpPool
-      TYPE ${type_enum} RANK ${rank} VARIANT kScaled
+      TYPE ${type_enum} RANK ${rank} VARIANT kScaled FEATURES ${sum_features}
       PARAMS element_type=${halide_type} spatial_rank=${rank} scaled=true)
   endforeach()
 
@@ -64,13 +67,13 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64)
     TYPE ${type_enum} RANK 0 VARIANT kPlain PARAMS element_type=${halide_type})
   onnxpool_add_kernel(
     NAME onnxpool_globalaveragepool_${type} GENERATOR onnxpool_globalaveragepool OP kGlobalAveragePool
-    TYPE ${type_enum} RANK 0 VARIANT kPlain PARAMS element_type=${halide_type})
+    TYPE ${type_enum} RANK 0 VARIANT kPlain FEATURES ${sum_features} PARAMS element_type=${halide_type})
   if(NOT type STREQUAL "float64")
     onnxpool_add_kernel(
       NAME onnxpool_globallppool_${type} GENERATOR onnxpool_globallppool OP kGlobalLpPool
-      TYPE ${type_enum} RANK 0 VARIANT kPlain PARAMS element_type=${halide_type} scaled=false)
+      TYPE ${type_enum} RANK 0 VARIANT kPlain FEATURES ${sum_features} PARAMS element_type=${halide_type} scaled=false)
   endif()
   onnxpool_add_kernel(
     NAME onnxpool_globallppool_${type}_scaled GENERATOR onnxpool_globallppool OP kGlobalLpPool
-    TYPE ${type_enum} RANK 0 VARIANT kScaled PARAMS element_type=${halide_type} scaled=true)
+    TYPE ${type_enum} RANK 0 VARIANT kScaled FEATURES ${sum_features} PARAMS element_type=${halide_type} scaled=true)
 endforeach()

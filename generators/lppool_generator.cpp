@@ -56,7 +56,7 @@ class LpPool : public Halide::Generator<LpPool> {
     const std::vector<Halide::Var>& v = pool.vars;
 
     Func magnitude("magnitude");
-    magnitude(v) = Halide::abs(Halide::cast(acc, (*input_)(v)));
+    magnitude(v) = Halide::abs(convert(acc, (*input_)(v)));
 
     Func out = *output_;
     if (!scaled) {
@@ -65,7 +65,7 @@ class LpPool : public Halide::Generator<LpPool> {
         return Tuple(integer_power(magnitude(at), p));
       };
       Func window = add_separable_reduction(pool, sum).window;
-      out(v) = Halide::cast(type, integer_root(window(v), p));
+      out(v) = convert(type, integer_root(window(v), p));
     } else {
       TapReduction largest{"largest", {zero}, larger};
       largest.row_tap = [&](const std::vector<Expr>& at, const std::vector<Expr>&) { return Tuple(Expr(magnitude(at))); };
@@ -83,7 +83,7 @@ class LpPool : public Halide::Generator<LpPool> {
         return Tuple(rows(x_at) * integer_power(ratio, p));
       };
       Func window = add_separable_reduction(pool, sum).window;
-      out(v) = Halide::cast(type, magnitude_scale(window_largest(v)) * integer_root(window(v), p));
+      out(v) = convert(type, magnitude_scale(window_largest(v)) * integer_root(window(v), p));
     }
     pool.output = out;
     // p = 2 (ONNX's default) and p = 1 get their own loop nests, free of pow.

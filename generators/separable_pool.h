@@ -22,9 +22,6 @@ struct SeparableStages {
   Halide::RDom taps;   // taps[0]: input x; taps[1..]: the row taps
   Halide::Func window;
   Halide::RDom x_taps;
-  // True when taps outside the input along the row axes are dropped by a
-  // per-tap test the schedule may specialize away (see SeparablePool::clamp_safe).
-  bool tests_row_taps = false;
 };
 
 struct SeparablePool {
@@ -59,9 +56,9 @@ struct TapReduction {
 };
 
 // Defines rows and window for `reduction` over the pool's windows and appends
-// them to pool.stages. Row taps outside the input are skipped (or, when
-// pool.clamp_safe is defined and true, clamped: the caller vouches that the
-// reduction is idempotent).
+// them to pool.stages. Row taps outside the input contribute the identity
+// (or, when pool.clamp_safe is defined and true, read the clamped row: the
+// caller vouches that the reduction is idempotent).
 const SeparableStages& add_separable_reduction(SeparablePool& pool, const TapReduction& reduction);
 
 }  // namespace onnxpool::gen

@@ -1,5 +1,6 @@
 // The x86 runtime dispatcher: every variant this CPU can run must be
-// selectable through set_cpu_variant_limit and must match the reference.
+// selectable through set_cpu_variant_limit and must match the reference, for
+// every operator.
 // Which variants the CPU supports is worked out here independently of the
 // library (GCC's CPU-feature builtins, which also check OS support).
 #include <gtest/gtest.h>
@@ -8,7 +9,9 @@
 #include <string>
 
 #include "onnxpool/pooling.h"
+#include "support/float_type_info.h"
 #include "support/maxpool_check.h"
+#include "support/pool_check.h"
 #include "support/test_settings.h"
 
 namespace onnxpool_test {
@@ -17,6 +20,7 @@ namespace {
 using onnxpool::CpuVariant;
 
 constexpr int kCasesPerVariant = 60;
+constexpr int kCasesPerVariantAndOperator = 16;
 constexpr uint64_t kStreamBase = 3000;
 
 // Higher is more capable; a limit allows its own level and everything below.
@@ -98,6 +102,28 @@ TEST_F(CpuVariants, EverySupportedVariantMatchesReference) {
   std::printf("onnxpool CPU variants run: %s\n", ran.c_str());
   RecordProperty("cpu_variants_run", ran);
   EXPECT_FALSE(ran.empty());
+}
+
+// AveragePool, LpPool and the global operators: each variant within the
+// reference's tolerance (so every variant within tolerance of the others).
+TEST_F(CpuVariants, EverySupportedVariantMatchesReferenceOnTheOtherOperators) {
+  int variants_run = 0;
+  for (CpuVariant variant : {CpuVariant::kAvx512, CpuVariant::kAvx2, CpuVariant::kBaseline}) {
+    if (!cpu_runs(variant)) continue;
+    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant).is_ok());
+    ASSERT_EQ(onnxpool::active_cpu_variant(), variant);
+    for (onnxpool::PoolOp op : sum_and_global_ops()) {
+      const bool global = op != onnxpool::PoolOp::kAveragePool && op != onnxpool::PoolOp::kLpPool;
+      const uint64_t stream = kStreamBase + 100 + static_cast<uint64_t>(level(variant)) * 16 + static_cast<uint64_t>(op);
+      const BatchOutcome outcome =
+          run_random_pool_cases(stream, scaled_case_count(kCasesPerVariantAndOperator), op, float_types(),
+                                global ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3});
+      EXPECT_TRUE(outcome.failures.empty())
+          << onnxpool::cpu_variant_name(variant) << " " << onnxpool::op_name(op) << ": " << outcome.report();
+    }
+    ++variants_run;
+  }
+  EXPECT_GT(variants_run, 0);
 }
 
 TEST_F(CpuVariants, NamesAreDistinct) {

@@ -7,7 +7,6 @@
 // hand-built struct (HandBuiltAttributes).
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -15,6 +14,7 @@
 
 #include "onnxpool/pooling.h"
 #include "reference/host_tensor.h"
+#include "support/status_checks.h"
 
 namespace onnxpool_test {
 namespace {
@@ -27,44 +27,6 @@ using onnxpool::StatusCode;
 using onnxpool::TensorView;
 using Ints = std::vector<int64_t>;
 
-const char* code_name(StatusCode code) {
-  switch (code) {
-    case StatusCode::kOk: return "kOk";
-    case StatusCode::kInvalidArgument: return "kInvalidArgument";
-    case StatusCode::kUnsupported: return "kUnsupported";
-    case StatusCode::kInternal: return "kInternal";
-  }
-  return "unknown";
-}
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// `name` as a word of its own, so "X" is not found inside "MaxPool" or "X_shape".
-bool message_names(const std::string& message, const std::string& name) {
-  for (size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1)) {
-    const bool starts_word = at == 0 || !is_identifier_char(message[at - 1]);
-    const size_t end = at + name.size();
-    const bool ends_word = end == message.size() || !is_identifier_char(message[end]);
-    if (starts_word && ends_word) return true;
-  }
-  return false;
-}
-
-// The status has `code` and its message names at least one of `names`
-// (several only where more than one attribute is equally at fault).
-testing::AssertionResult rejected(const Status& status, StatusCode code, std::initializer_list<const char*> names) {
-  if (status.code() != code) {
-    return testing::AssertionFailure() << "expected " << code_name(code) << ", got " << code_name(status.code())
-                                       << ": \"" << status.message() << "\"";
-  }
-  for (const char* name : names) {
-    if (message_names(status.message(), name)) return testing::AssertionSuccess();
-  }
-  testing::AssertionResult failure = testing::AssertionFailure() << "message \"" << status.message() << "\" names none of:";
-  for (const char* name : names) failure << ' ' << name;
-  return failure;
-}
-
 // The valid MaxPool attributes that each attribute test adds one mistake to.
 Attributes kernel_2x2() { return Attributes().set("kernel_shape", Ints{2, 2}); }
 
@@ -72,25 +34,6 @@ Status parse_max_pool(const Attributes& attributes) {
   PoolAttributes parsed;
   return PoolAttributes::parse(PoolOp::kMaxPool, attributes, &parsed);
 }
-
-// Backing memory for an output view, pre-filled so any write shows. Larger
-// than any output here, so a view may claim a wrong shape or type safely.
-class SentinelBuffer {
- public:
-  SentinelBuffer() : words_(kWords, kPattern) {}
-  void* data() { return words_.data(); }
-  bool untouched() const {
-    for (uint64_t word : words_) {
-      if (word != kPattern) return false;
-    }
-    return true;
-  }
-
- private:
-  static constexpr size_t kWords = 512;
-  static constexpr uint64_t kPattern = 0xA5C3A5C3A5C3A5C3ull;
-  std::vector<uint64_t> words_;
-};
 
 // Each test breaks one thing in this valid call: X [1, 2, 5, 6] float32,
 // kernel 2x2, Y and Indices [1, 2, 4, 5].

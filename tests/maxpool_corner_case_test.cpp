@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reference/reference_pooling.h"
+#include "support/literal_tensors.h"
 #include "support/maxpool_check.h"
 #include "support/test_settings.h"
 
@@ -16,19 +17,11 @@ namespace onnxpool_test {
 namespace {
 
 using Ints = std::vector<int64_t>;
-using Values = std::vector<double>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const std::vector<ElementType> kFloatTypes{ElementType::kFloat32, ElementType::kFloat16, ElementType::kBFloat16,
                                            ElementType::kFloat64};
-
-HostTensor tensor(ElementType type, Ints shape, const Values& values) {
-  HostTensor t(type, std::move(shape));
-  if (static_cast<int64_t>(values.size()) != t.size()) throw std::logic_error("test tensor: wrong value count");
-  for (int64_t i = 0; i < t.size(); ++i) t.set(i, values[static_cast<size_t>(i)]);
-  return t;
-}
 
 PoolSpec spec(Ints kernel, Ints strides = {}, Ints pads = {}) {
   PoolSpec s;
@@ -36,26 +29,6 @@ PoolSpec spec(Ints kernel, Ints strides = {}, Ints pads = {}) {
   s.strides = std::move(strides);
   s.pads = std::move(pads);
   return s;
-}
-
-// NaN compares equal to NaN here, so expected values can spell out NaN.
-Values values_of(const HostTensor& t) {
-  Values values;
-  for (int64_t i = 0; i < t.size(); ++i) values.push_back(t.is_nan(i) ? kNaN : t.get(i));
-  return values;
-}
-
-testing::AssertionResult same_values(const Values& expected, const Values& actual) {
-  bool same = expected.size() == actual.size();
-  for (size_t i = 0; same && i < expected.size(); ++i) {
-    same = (std::isnan(expected[i]) && std::isnan(actual[i])) || expected[i] == actual[i];
-  }
-  if (same) return testing::AssertionSuccess();
-  testing::AssertionResult failure = testing::AssertionFailure() << "expected";
-  for (double v : expected) failure << ' ' << v;
-  failure << ", got";
-  for (double v : actual) failure << ' ' << v;
-  return failure;
 }
 
 Ints indices_of(const HostTensor& t) {

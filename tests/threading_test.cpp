@@ -1,6 +1,7 @@
 // pooling.h promises that calls are safe from many threads at once, and that
 // the kernels' own thread count can be set. Both are checked against the
-// reference, with cases large enough for the kernels to split their work.
+// reference, with cases large enough for the kernels to split their work:
+// MaxPool alone, then every operator at once.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,8 +9,12 @@
 #include <thread>
 
 #include "onnxpool/pooling.h"
+#include "support/float_type_info.h"
 #include "support/maxpool_check.h"
+#include "support/onnx_attributes.h"
+#include "support/pool_check.h"
 #include "support/test_settings.h"
+#include "support/value_fills.h"
 
 namespace onnxpool_test {
 namespace {
@@ -28,6 +33,39 @@ MaxPoolCase large_case(ElementType type, uint64_t stream) {
   HostTensor X(type, {1, 8, 57, 57});
   fill_with_ties(random, &X, 0.01);
   return make_max_pool_case(spec, std::move(X), /*with_indices=*/true);
+}
+
+// The same for the other operators: a 3x3 stride-2 padded window, or for
+// the global ones a [2, 8, 57, 57] X (planes of 3249).
+PoolCase large_pool_case(onnxpool::PoolOp op, ElementType type, uint64_t stream) {
+  Random random(derive_seed(test_seed(), stream, 0));
+  PoolSpec spec;
+  if (!is_global_pool(op)) {
+    spec.kernel_shape = {3, 3};
+    spec.strides = {2, 2};
+    spec.pads = {1, 1, 1, 1};
+  }
+  spec.count_include_pad = op == onnxpool::PoolOp::kAveragePool;
+  spec.p = op == onnxpool::PoolOp::kLpPool || op == onnxpool::PoolOp::kGlobalLpPool ? 3 : 2;
+  HostTensor X(type, {is_global_pool(op) ? 2 : 1, 8, 57, 57});
+  int scale_exponent = 0;
+  if (op == onnxpool::PoolOp::kGlobalMaxPool) {
+    fill_with_ties(random, &X, 0.001);
+  } else {
+    const bool average = op == onnxpool::PoolOp::kAveragePool || op == onnxpool::PoolOp::kGlobalAveragePool;
+    scale_exponent = fill_for_sum_pool(random, &X, average ? SumPool::kAverage : SumPool::kLp);
+  }
+  PoolCase c = make_pool_case(op, spec, std::move(X));
+  c.scale_exponent = scale_exponent;
+  return c;
+}
+
+const std::vector<onnxpool::PoolOp> kEveryOperator{
+    onnxpool::PoolOp::kMaxPool,       onnxpool::PoolOp::kAveragePool,       onnxpool::PoolOp::kLpPool,
+    onnxpool::PoolOp::kGlobalMaxPool, onnxpool::PoolOp::kGlobalAveragePool, onnxpool::PoolOp::kGlobalLpPool};
+
+std::vector<int> spatial_ranks_of(onnxpool::PoolOp op) {
+  return is_global_pool(op) ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3};
 }
 
 class Threading : public testing::Test {
@@ -77,6 +115,56 @@ TEST_F(Threading, KernelThreadCountsOneTwoAndDefault) {
     const BatchOutcome outcome = run_random_max_pool_cases(kStreamBase + 300 + threads, scaled_case_count(20),
                                                            max_pool_types(), {1, 2, 3});
     EXPECT_TRUE(outcome.failures.empty()) << "with " << threads << " kernel threads: " << outcome.report();
+  }
+}
+
+// Every operator at once: caller t runs operator t % 6 on type t % 4.
+TEST_F(Threading, ConcurrentCallersOfEveryOperatorMatchReference) {
+  constexpr int kCallers = 12;
+  const int count = scaled_case_count(kCasesPerThread);
+  std::vector<BatchOutcome> outcomes(kCallers);
+  std::vector<std::string> large_failures(kCallers);
+  std::atomic<int> waiting{kCallers};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kCallers; ++t) {
+    callers.emplace_back([&, t] {
+      const onnxpool::PoolOp op = kEveryOperator[static_cast<size_t>(t) % kEveryOperator.size()];
+      const ElementType type = float_types()[static_cast<size_t>(t) % float_types().size()];
+      const uint64_t stream = kStreamBase + 400 + static_cast<uint64_t>(t);
+      waiting.fetch_sub(1);
+      while (waiting.load() > 0) std::this_thread::yield();
+      if (op == onnxpool::PoolOp::kMaxPool) {
+        const testing::AssertionResult large = library_matches_reference(large_case(type, stream + 100));
+        if (!large) large_failures[t] = large.message();
+        outcomes[t] = run_random_max_pool_cases(stream, count, {type}, {1, 2, 3});
+      } else {
+        const PoolCase c = large_pool_case(op, type, stream + 100);
+        const testing::AssertionResult large = pool_matches_reference(c);
+        if (!large) large_failures[t] = c.describe() + "\n  " + large.message();
+        outcomes[t] = run_random_pool_cases(stream, count, op, {type}, spatial_ranks_of(op));
+      }
+    });
+  }
+  for (std::thread& caller : callers) caller.join();
+  for (int t = 0; t < kCallers; ++t) {
+    const char* op = onnxpool::op_name(kEveryOperator[static_cast<size_t>(t) % kEveryOperator.size()]);
+    EXPECT_EQ(outcomes[t].cases_run, count);
+    EXPECT_TRUE(outcomes[t].failures.empty()) << "caller " << t << " (" << op << "): " << outcomes[t].report();
+    EXPECT_TRUE(large_failures[t].empty()) << "caller " << t << " (" << op << ") large case: " << large_failures[t];
+  }
+}
+
+TEST_F(Threading, KernelThreadCountsOneTwoAndDefaultForTheOtherOperators) {
+  for (int threads : {1, 2, 0}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
+    for (onnxpool::PoolOp op : sum_and_global_ops()) {
+      const PoolCase c = large_pool_case(op, ElementType::kFloat32, kStreamBase + 600 + static_cast<uint64_t>(op));
+      EXPECT_TRUE(pool_matches_reference(c)) << c.describe() << "\nwith " << threads << " kernel threads";
+      const BatchOutcome outcome = run_random_pool_cases(kStreamBase + 700 + static_cast<uint64_t>(op) * 4 + threads,
+                                                         scaled_case_count(6), op, float_types(), spatial_ranks_of(op));
+      EXPECT_TRUE(outcome.failures.empty()) << onnxpool::op_name(op) << " with " << threads
+                                            << " kernel threads: " << outcome.report();
+    }
   }
 }
 

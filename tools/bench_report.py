@@ -2,9 +2,11 @@
 """Turns onnxpool Google Benchmark JSON into Markdown tables and a bar plot.
 
 Reads one or more files written with --benchmark_out=FILE --benchmark_out_format=json
-and prints, for every operator, case and thread count, each implementation's median
-time and how it compares with the fastest peer and the bandwidth floor. A PNG bar plot
-is written next to the Markdown (report.md -> report.png).
+(build/bench/onnxpool_bench) or in the same format by bench/python_peers.py, and
+prints, for every operator and case, each implementation's median time at each thread
+count and how it compares with the fastest peer and the bandwidth floor. A PNG bar plot
+of every case is written next to the Markdown (report.md -> report.png). Notes that an
+input file carries in its context ("notes") are printed under the summary.
 
 It relies only on the benchmark naming scheme of bench/bench_registry.h:
 
@@ -155,61 +157,116 @@ def thread_label(threads):
     return f"{threads} thread" + ("" if threads == 1 else "s")
 
 
-def summary_table(tables):
-    lines = [
-        "| op | case | threads | onnxpool impl | onnxpool (us) | fastest peer | peer (us) "
-        "| floor (us) | onnxpool / peer | onnxpool / floor |",
-        "|---|---|---:|---|---:|---|---:|---:|---:|---:|",
-    ]
+def group_by_case(tables):
+    """{(op, case): {threads: {impl: Measurement}}}, in the tables' order."""
+    cases = collections.OrderedDict()
     for (op, case, threads), rows in tables.items():
-        peer, peer_us = best(rows, "peer")
-        _, floor_us = best(rows, "floor")
-        ours = sorted(impl for impl in rows if kind_of(impl) == "ours")
+        cases.setdefault((op, case), collections.OrderedDict())[threads] = rows
+    return cases
+
+
+def summary_table(tables):
+    """One row per operator, case and onnxpool implementation; a column group per thread count."""
+    cases = group_by_case(tables)
+    thread_counts = sorted({threads for by_threads in cases.values() for threads in by_threads})
+    header = "| op | case | onnxpool impl |"
+    rule = "|---|---|---|"
+    for threads in thread_counts:
+        t = f"{threads}t"
+        header += f" onnxpool {t} (us) | fastest peer {t} | peer (us) | / peer | / floor |"
+        rule += "---:|---|---:|---:|---:|"
+    lines = [header, rule]
+    for (op, case), by_threads in cases.items():
+        ours = sorted({impl for rows in by_threads.values() for impl in rows
+                       if kind_of(impl) == "ours"})
         for impl in ours or [None]:
-            m = rows.get(impl)
-            ours_us = m.median_us() if m is not None and m.error is None else None
-            shown = impl if m is None or m.error is None else f"{impl} (error)"
-            lines.append(
-                f"| {op} | {case} | {threads} | {shown or '-'} | {format_us(ours_us)} "
-                f"| {peer or '-'} | {format_us(peer_us)} | {format_us(floor_us)} "
-                f"| {ratio(ours_us, peer_us)} | {ratio(ours_us, floor_us)} |"
-            )
+            line = f"| {op} | {case} | {impl or '-'} |"
+            for threads in thread_counts:
+                rows = by_threads.get(threads, {})
+                peer, peer_us = best(rows, "peer")
+                _, floor_us = best(rows, "floor")
+                m = rows.get(impl)
+                if m is not None and m.error is not None:
+                    ours_text, ours_us = "error", None
+                else:
+                    ours_us = m.median_us() if m is not None else None
+                    ours_text = format_us(ours_us)
+                line += (f" {ours_text} | {peer or '-'} | {format_us(peer_us)} "
+                         f"| {ratio(ours_us, peer_us)} | {ratio(ours_us, floor_us)} |")
+            lines.append(line)
     return lines
 
 
-def detail_table(op, case, threads, rows):
-    peer, peer_us = best(rows, "peer")
-    floor, floor_us = best(rows, "floor")
-    lines = [
-        f"### {op} {case}, {thread_label(threads)}",
-        "",
-        f"Fastest peer: {peer or 'none'} ({format_us(peer_us)} us). "
-        f"Bandwidth floor: {floor or 'none'} ({format_us(floor_us)} us).",
-        "",
-        "| implementation | median (us) | cv % | GB/s | / fastest peer | / floor | label |",
-        "|---|---:|---:|---:|---:|---:|---|",
-    ]
+def detail_table(op, case, by_threads):
+    """Every implementation of one operator and case, a column per thread count."""
+    thread_counts = sorted(by_threads)
+    lines = [f"### {op} {case}", ""]
+    for threads in thread_counts:
+        peer, peer_us = best(by_threads[threads], "peer")
+        floor, floor_us = best(by_threads[threads], "floor")
+        lines.append(f"- {thread_label(threads)}: fastest peer {peer or 'none'} "
+                     f"({format_us(peer_us)} us), bandwidth floor {floor or 'none'} "
+                     f"({format_us(floor_us)} us)")
+    lines.append("")
+    header = "| implementation |"
+    rule = "|---|"
+    for threads in thread_counts:
+        header += f" {threads}t (us) |"
+        rule += "---:|"
+    for threads in thread_counts:
+        header += f" / peer {threads}t |"
+        rule += "---:|"
+    for threads in thread_counts:
+        header += f" / floor {threads}t |"
+        rule += "---:|"
+    header += " cv % | GB/s 1t | label |"
+    rule += "---:|---:|---|"
+    lines += [header, rule]
+
+    impls = {impl for rows in by_threads.values() for impl in rows}
+    first = by_threads[thread_counts[0]]
     order = {"ours": 0, "peer": 1, "floor": 2}
-    for impl, m in sorted(
-        rows.items(),
-        key=lambda item: (order[kind_of(item[0])], item[1].median_us() or math.inf, item[0]),
-    ):
-        if m.error is not None:
-            lines.append(f"| {impl} | error | | | | | {m.error} |")
-            continue
-        time_us = m.median_us()
-        gbps = (
-            f"{m.bytes_per_run / (time_us * 1e3):.1f}"
-            if m.bytes_per_run and time_us
-            else "-"
-        )
+
+    def sort_key(impl):
+        m = first.get(impl)
+        time_us = m.median_us() if m is not None and m.error is None else None
+        return (order[kind_of(impl)], time_us if time_us is not None else math.inf, impl)
+
+    for impl in sorted(impls, key=sort_key):
         name = f"**{impl}**" if kind_of(impl) == "ours" else impl
-        cv = m.cv()
-        cv_text = f"{100 * cv:.1f}" if cv is not None else "-"
-        lines.append(
-            f"| {name} | {format_us(time_us)} | {cv_text} | {gbps} | {ratio(time_us, peer_us)} "
-            f"| {ratio(time_us, floor_us)} | {m.label} |"
-        )
+        times, to_peer, to_floor, cvs = [], [], [], []
+        errors = collections.OrderedDict()  # message -> thread counts that hit it
+        label, gbps = "", "-"
+        for threads in thread_counts:
+            rows = by_threads[threads]
+            _, peer_us = best(rows, "peer")
+            _, floor_us = best(rows, "floor")
+            m = rows.get(impl)
+            if m is None:
+                times.append("-"), to_peer.append("-"), to_floor.append("-")
+                continue
+            if m.error is not None:
+                times.append("error"), to_peer.append("-"), to_floor.append("-")
+                errors.setdefault(m.error, []).append(threads)
+                continue
+            time_us = m.median_us()
+            times.append(format_us(time_us))
+            to_peer.append(ratio(time_us, peer_us))
+            to_floor.append(ratio(time_us, floor_us))
+            if m.cv() is not None:
+                cvs.append(m.cv())
+            label = label or m.label
+            if threads == thread_counts[0] and m.bytes_per_run and time_us:
+                gbps = f"{m.bytes_per_run / (time_us * 1e3):.1f}"
+        cv_text = f"{100 * max(cvs):.1f}" if cvs else "-"
+        error_texts = [
+            message if len(errors) == 1 and len(counts) == len(thread_counts)
+            else f"{', '.join(f'{t}t' for t in counts)}: {message}"
+            for message, counts in errors.items()
+        ]
+        note = "; ".join(([label] if label else []) + error_texts).replace("|", "/")
+        lines.append(f"| {name} | " + " | ".join(times + to_peer + to_floor)
+                     + f" | {cv_text} | {gbps} | {note} |")
     lines.append("")
     return lines
 
@@ -217,12 +274,26 @@ def detail_table(op, case, threads, rows):
 def context_lines(contexts):
     lines = []
     for path, context in contexts:
+        versions = context.get("peer_versions") or {}
+        extra = "".join(f", {name} {version}" for name, version in versions.items())
         lines.append(
-            f"- `{path}`: {context.get('date', '?')}, host {context.get('host_name', '?')}, "
-            f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
-            f"load {context.get('load_avg', '?')}"
+            f"- `{path}` ({context.get('executable', '?')}{extra}): {context.get('date', '?')}, "
+            f"host {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs at "
+            f"{context.get('mhz_per_cpu', '?')} MHz, load {context.get('load_avg', '?')}"
         )
     return lines
+
+
+def note_lines(contexts):
+    """Notes the inputs carry (bench/python_peers.py: where a peer's semantics differ)."""
+    notes = []
+    for _, context in contexts:
+        for note in context.get("notes") or []:
+            if note not in notes:
+                notes.append(note)
+    if not notes:
+        return []
+    return ["## Notes", ""] + [f"- {note}" for note in notes] + [""]
 
 
 def markdown(tables, contexts, unparsed):
@@ -230,36 +301,44 @@ def markdown(tables, contexts, unparsed):
     lines += context_lines(contexts)
     lines += [
         "",
-        "Times are medians of wall time per run, in microseconds. Ratios above 1 mean onnxpool "
-        "is slower. GB/s counts the bytes the operator must move (input plus outputs). cv is "
-        "the spread over repetitions (stddev / mean); more than a few percent means the "
-        "machine was busy and the row should be measured again.",
+        "Times are medians of wall time per run, in microseconds; `Nt` is N threads. Ratios "
+        "above 1 mean slower than the fastest peer (`/ peer`) or the bandwidth floor "
+        "(`/ floor`). GB/s counts the bytes the operator must move (input plus outputs). cv is "
+        "the largest spread over repetitions (stddev / mean) among the thread counts; more than "
+        "a few percent means the machine was busy and the row should be measured again. "
+        "`CallOverhead T0` is the cost of one call on a 1x1x1x1 tensor (onnxpool: MaxPool 1x1; "
+        "onnxruntime: an Identity model; torch: x.clone()): a floor under every row of that "
+        "implementation, which matters for the small cases.",
         "",
         "## Summary",
         "",
     ]
     lines += summary_table(tables)
-    lines += ["", "## Details", ""]
-    for (op, case, threads), rows in tables.items():
-        lines += detail_table(op, case, threads, rows)
+    lines.append("")
+    lines += note_lines(contexts)
+    lines += ["## Details", ""]
+    for (op, case), by_threads in group_by_case(tables).items():
+        lines += detail_table(op, case, by_threads)
     if unparsed:
         lines += ["Ignored (name outside the scheme): " + ", ".join(unparsed), ""]
     return "\n".join(lines)
 
 
 def plot(tables, path):
+    """One panel per operator and case, every implementation, a bar per thread count.
+
+    The time axis is logarithmic: the slowest peers are 100x the fastest rows.
+    """
     import matplotlib
 
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
 
-    panels = collections.OrderedDict()
-    for (op, case, threads), rows in tables.items():
-        panels.setdefault((op, case), {})[threads] = rows
+    panels = group_by_case(tables)
     columns = min(2, len(panels))
     rows_of_panels = math.ceil(len(panels) / columns)
     figure, axes = plt.subplots(
-        rows_of_panels, columns, figsize=(7 * columns, 3.6 * rows_of_panels), squeeze=False
+        rows_of_panels, columns, figsize=(8 * columns, 3.8 * rows_of_panels), squeeze=False
     )
     for axis in axes.flat[len(panels):]:
         axis.set_visible(False)
@@ -277,25 +356,27 @@ def plot(tables, path):
             for impl in impls:
                 m = by_threads[threads].get(impl)
                 ok = m is not None and m.error is None and m.median_us() is not None
-                heights.append(m.median_us() if ok else 0.0)
+                heights.append(m.median_us() if ok else float("nan"))
                 failed.append(m is not None and m.error is not None)
             offset = (slot - (len(thread_counts) - 1) / 2) * width
             positions = [i + offset for i in range(len(impls))]
             axis.bar(positions, heights, width, label=thread_label(threads))
             for position, is_failed in zip(positions, failed):
                 if is_failed:  # an empty slot must not read as "infinitely fast"
-                    axis.text(position, 0, "error", rotation=90, ha="center", va="bottom",
-                              fontsize=7, color="red")
+                    axis.text(position, 0.02, "error", rotation=90, ha="center", va="bottom",
+                              fontsize=7, color="red", transform=axis.get_xaxis_transform())
+        axis.set_yscale("log")
         axis.set_xticks(range(len(impls)))
-        axis.set_xticklabels(impls, rotation=35, ha="right", fontsize=8)
+        axis.set_xticklabels(impls, rotation=40, ha="right", fontsize=7)
         for tick, impl in zip(axis.get_xticklabels(), impls):
             if kind_of(impl) == "ours":
                 tick.set_fontweight("bold")
         axis.set_title(f"{op} {case}")
-        axis.set_ylabel("median time (us)")
+        axis.set_ylabel("median time (us, log)")
+        axis.grid(axis="y", which="both", alpha=0.3)
         axis.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, dpi=100)
     plt.close(figure)
 
 

@@ -1,22 +1,52 @@
 #!/usr/bin/env bash
 # The main job: sets up what is missing, builds, runs the conformance runner
-# over the official ONNX pooling cases, then the MaxPool benchmark against its
-# peers, and writes the ratio table and plot to out/bench/.
+# over the official ONNX pooling cases, then the benchmark of every pooling
+# operator against its peers (C++: oneDNN, XNNPACK, the bandwidth floor;
+# Python: onnxruntime, PyTorch), and writes the merged ratio tables and plot
+# to out/bench/.
+#
+# ONNXPOOL_BENCH_NO_TORCH=1 skips PyTorch (and its 2.5 GB download, see
+# tools/requirements-bench.txt); the report then has no torch rows.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 tools/setup.sh
+
+# Benchmark-only Python packages (torch), kept out of tools/requirements.txt
+# so that tools/test.sh and CI never download them. --no-deps: the file pins
+# exactly what torch needs on a CPU (see its header for why).
+install_bench_python_env() {
+  local stamp=".venv/.requirements-bench-installed"
+  if [[ -f "$stamp" ]] && cmp -s tools/requirements-bench.txt "$stamp"; then
+    return
+  fi
+  printf '\n== Installing tools/requirements-bench.txt into .venv (PyTorch for the benchmark: about 2.5 GB)\n'
+  .venv/bin/python -m pip install -q --no-deps -r tools/requirements-bench.txt
+  cp tools/requirements-bench.txt "$stamp"
+}
 
 printf '\n== Official ONNX pooling cases (regenerated from the pinned onnx package)\n'
 .venv/bin/python tools/fetch_onnx_cases.py build/onnx-cases
 conformance=0
 build/tools/runner/onnxpool_test_runner --output-dir out/onnx-results build/onnx-cases || conformance=$?
 
-printf '\n== MaxPool benchmark (about 3 minutes; run it on a quiet machine)\n'
+python_peers=(onnxruntime torch)
+if [[ "${ONNXPOOL_BENCH_NO_TORCH:-0}" == 1 ]]; then
+  python_peers=(onnxruntime)
+else
+  install_bench_python_env
+fi
+
+printf '\n== Benchmark, every operator (about 6 minutes; run it on a quiet machine)\n'
 mkdir -p out/bench
-build/bench/onnxpool_bench_maxpool --benchmark_out=out/bench/maxpool.json --benchmark_out_format=json
-.venv/bin/python tools/bench_report.py out/bench/maxpool.json -o out/bench/maxpool.md
-printf '\nTable: out/bench/maxpool.md, plot: out/bench/maxpool.png, onnxpool outputs: out/onnx-results/\n'
+printf -- '-- C++: onnxpool, oneDNN, XNNPACK, bandwidth floor (about 4 minutes)\n'
+build/bench/onnxpool_bench --benchmark_out=out/bench/onnxpool_bench.json --benchmark_out_format=json
+printf -- '\n-- Python peers: %s (about 2 minutes)\n' "${python_peers[*]}"
+.venv/bin/python bench/python_peers.py -o out/bench/python_peers.json \
+  --peers "$(IFS=,; echo "${python_peers[*]}")"
+.venv/bin/python tools/bench_report.py out/bench/onnxpool_bench.json out/bench/python_peers.json \
+  -o out/bench/report.md
+printf '\nTable: out/bench/report.md, plot: out/bench/report.png, onnxpool outputs: out/onnx-results/\n'
 if [[ $conformance -ne 0 ]]; then
   echo "Conformance: some official cases failed (see the FAIL lines above)." >&2
 fi

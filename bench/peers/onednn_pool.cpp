@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <dnnl.hpp>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -43,9 +44,16 @@ std::string set_openmp_threads(int threads) {
 #endif
 }
 
-class OnednnMaxPool final : public PoolRunner {
+// Makes the primitive descriptor for source and destination descriptors in
+// the benchmark's layout; returns the primitive and oneDNN's implementation name.
+using MakePrimitive = std::function<dnnl::primitive(const dnnl::engine&, const memory::desc& src,
+                                                    const memory::desc& dst, std::string* impl)>;
+
+// One oneDNN primitive with one source and one destination, both in `layout`.
+class OnednnPrimitive final : public PoolRunner {
  public:
-  OnednnMaxPool(const PoolCase& pc, OnednnLayout layout, int threads, const float* input_nchw)
+  OnednnPrimitive(const PoolCase& pc, OnednnLayout layout, int threads, const float* input_nchw,
+                  const MakePrimitive& make_primitive)
       : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
     const std::string thread_error = set_openmp_threads(threads);
     if (!thread_error.empty()) {
@@ -59,14 +67,7 @@ class OnednnMaxPool final : public PoolRunner {
       const memory::desc src_desc(src_dims, memory::data_type::f32, format_tag_of(layout));
       const memory::desc dst_desc(dst_nchw_desc_.dims(), memory::data_type::f32,
                                   format_tag_of(layout));
-
-      const dnnl::pooling_forward::desc pool_desc(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src_desc, dst_desc,
-          {pc.stride_h, pc.stride_w}, {pc.kernel_h, pc.kernel_w}, {pc.pad_top, pc.pad_left},
-          {pc.pad_bottom, pc.pad_right});
-      const dnnl::pooling_forward::primitive_desc pool_pd(pool_desc, engine_);
-      implementation_ = pool_pd.impl_info_str();
-      primitive_ = dnnl::pooling_forward(pool_pd);
+      primitive_ = make_primitive(engine_, src_desc, dst_desc, &implementation_);
 
       src_ = memory(src_desc, engine_);
       dst_ = memory(dst_desc, engine_);
@@ -113,6 +114,13 @@ class OnednnMaxPool final : public PoolRunner {
   std::string implementation_;
 };
 
+class Unsupported final : public PoolRunner {
+ public:
+  explicit Unsupported(std::string why) { fail(std::move(why)); }
+  bool run() override { return false; }
+  std::vector<float> output_nchw() const override { return {}; }
+};
+
 }  // namespace
 
 const char* onednn_layout_name(OnednnLayout layout) {
@@ -124,9 +132,48 @@ const char* onednn_layout_name(OnednnLayout layout) {
   return "unknown";
 }
 
-std::unique_ptr<PoolRunner> make_onednn_max_pool(const PoolCase& pool_case, OnednnLayout layout,
-                                                 int threads, const float* input_nchw) {
-  return std::make_unique<OnednnMaxPool>(pool_case, layout, threads, input_nchw);
+bool onednn_has_pooling(const PoolOpSpec& op) { return op.reduction != Reduction::kLp; }
+
+std::unique_ptr<PoolRunner> make_onednn_pool(const PoolOpSpec& op, const PoolCase& pc,
+                                             OnednnLayout layout, int threads,
+                                             const float* input_nchw) {
+  if (!onednn_has_pooling(op)) {
+    return std::make_unique<Unsupported>(std::string("oneDNN has no pooling for ") + op.name);
+  }
+  const dnnl::algorithm algorithm =
+      op.reduction == Reduction::kMax ? dnnl::algorithm::pooling_max
+      : kCountIncludePad              ? dnnl::algorithm::pooling_avg_include_padding
+                                      : dnnl::algorithm::pooling_avg_exclude_padding;
+  const MakePrimitive make = [&pc, algorithm](const dnnl::engine& engine, const memory::desc& src,
+                                              const memory::desc& dst, std::string* impl) {
+    const dnnl::pooling_forward::desc desc(
+        dnnl::prop_kind::forward_inference, algorithm, src, dst, {pc.stride_h, pc.stride_w},
+        {pc.kernel_h, pc.kernel_w}, {pc.pad_top, pc.pad_left}, {pc.pad_bottom, pc.pad_right});
+    const dnnl::pooling_forward::primitive_desc pd(desc, engine);
+    *impl = pd.impl_info_str();
+    return dnnl::primitive(dnnl::pooling_forward(pd));
+  };
+  return std::make_unique<OnednnPrimitive>(pc, layout, threads, input_nchw, make);
+}
+
+std::unique_ptr<PoolRunner> make_onednn_reduction(const PoolOpSpec& op, const PoolCase& pc,
+                                                  OnednnLayout layout, int threads,
+                                                  const float* input_nchw) {
+  if (!op.global) {
+    return std::make_unique<Unsupported>(std::string("a reduction is no ") + op.name);
+  }
+  const dnnl::algorithm algorithm = op.reduction == Reduction::kMax ? dnnl::algorithm::reduction_max
+                                    : op.reduction == Reduction::kAverage
+                                        ? dnnl::algorithm::reduction_mean
+                                        : dnnl::algorithm::reduction_norm_lp_sum;
+  const MakePrimitive make = [algorithm](const dnnl::engine& engine, const memory::desc& src,
+                                         const memory::desc& dst, std::string* impl) {
+    const dnnl::reduction::desc desc(algorithm, src, dst, static_cast<float>(kLpP), /*eps=*/0.0f);
+    const dnnl::reduction::primitive_desc pd(desc, engine);
+    *impl = pd.impl_info_str();
+    return dnnl::primitive(dnnl::reduction(pd));
+  };
+  return std::make_unique<OnednnPrimitive>(pc, layout, threads, input_nchw, make);
 }
 
 }  // namespace onnxpool_bench

@@ -3,6 +3,7 @@
 #include <pthreadpool.h>
 #include <xnnpack.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -31,9 +32,20 @@ bool initialize_xnnpack() {
   return ok;
 }
 
-class XnnpackMaxPool final : public PoolRunner {
+std::string status_text(const char* call, xnn_status status) {
+  return std::string("XNNPACK: ") + call + " failed, status " +
+         std::to_string(static_cast<int>(status));
+}
+
+class XnnpackPool final : public PoolRunner {
  public:
-  XnnpackMaxPool(const PoolCase& pc, int threads, const float* input_nchw) : case_(pc) {
+  XnnpackPool(const PoolOpSpec& op, const PoolCase& pc, XnnpackLayout layout, int threads,
+              const float* input_nchw)
+      : case_(pc), layout_(layout) {
+    if (!xnnpack_has(op, layout)) {
+      fail(std::string("XNNPACK has no ") + op.name + " in " + xnnpack_layout_name(layout));
+      return;
+    }
     if (!initialize_xnnpack()) {
       fail("XNNPACK: xnn_initialize failed (unsupported CPU?)");
       return;
@@ -47,53 +59,103 @@ class XnnpackMaxPool final : public PoolRunner {
     const size_t extra = (XNN_EXTRA_BYTES + sizeof(float) - 1) / sizeof(float);
     input_ = AlignedBuffer<float>(static_cast<size_t>(pc.input_elements()) + extra, 0.0f);
     output_ = AlignedBuffer<float>(static_cast<size_t>(pc.output_elements()), 0.0f);
-    nchw_to_nhwc(input_nchw, input_.data(), pc.n, pc.c, pc.h * pc.w);
+    if (layout == XnnpackLayout::kNhwc) {
+      nchw_to_nhwc(input_nchw, input_.data(), pc.n, pc.c, pc.h * pc.w);
+    } else {
+      std::copy(input_nchw, input_nchw + pc.input_elements(), input_.data());
+    }
 
     const size_t channels = static_cast<size_t>(pc.c);
-    xnn_status status = xnn_create_max_pooling2d_nhwc_f32(
-        static_cast<uint32_t>(pc.pad_top), static_cast<uint32_t>(pc.pad_right),
-        static_cast<uint32_t>(pc.pad_bottom), static_cast<uint32_t>(pc.pad_left),
-        static_cast<uint32_t>(pc.kernel_h), static_cast<uint32_t>(pc.kernel_w),
-        static_cast<uint32_t>(pc.stride_h), static_cast<uint32_t>(pc.stride_w),
-        /*dilation_height=*/1, /*dilation_width=*/1, channels,
-        /*input_pixel_stride=*/channels, /*output_pixel_stride=*/channels,
-        /*output_min=*/-INFINITY, /*output_max=*/INFINITY, /*flags=*/0, &operator_);
-    if (status != xnn_status_success) {
-      fail("XNNPACK: xnn_create_max_pooling2d_nhwc_f32 failed, status " +
-           std::to_string(static_cast<int>(status)));
-      return;
-    }
-    status = xnn_setup_max_pooling2d_nhwc_f32(operator_, static_cast<size_t>(pc.n),
-                                              static_cast<size_t>(pc.h), static_cast<size_t>(pc.w),
-                                              input_.data(), output_.data(), pool_);
-    if (status != xnn_status_success) {
-      fail("XNNPACK: xnn_setup_max_pooling2d_nhwc_f32 failed, status " +
-           std::to_string(static_cast<int>(status)));
+    const auto u32 = [](int64_t v) { return static_cast<uint32_t>(v); };
+    xnn_status status;
+    if (op.reduction == Reduction::kMax) {
+      status = xnn_create_max_pooling2d_nhwc_f32(
+          u32(pc.pad_top), u32(pc.pad_right), u32(pc.pad_bottom), u32(pc.pad_left),
+          u32(pc.kernel_h), u32(pc.kernel_w), u32(pc.stride_h), u32(pc.stride_w),
+          /*dilation_height=*/1, /*dilation_width=*/1, channels,
+          /*input_pixel_stride=*/channels, /*output_pixel_stride=*/channels,
+          /*output_min=*/-INFINITY, /*output_max=*/INFINITY, /*flags=*/0, &operator_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_create_max_pooling2d_nhwc_f32", status));
+        return;
+      }
+      status = xnn_setup_max_pooling2d_nhwc_f32(operator_, static_cast<size_t>(pc.n),
+                                                static_cast<size_t>(pc.h),
+                                                static_cast<size_t>(pc.w), input_.data(),
+                                                output_.data(), pool_);
+      if (status != xnn_status_success) fail(status_text("xnn_setup_max_pooling2d_nhwc_f32", status));
+    } else if (!op.global) {
+      status = xnn_create_average_pooling2d_nhwc_f32(
+          u32(pc.pad_top), u32(pc.pad_right), u32(pc.pad_bottom), u32(pc.pad_left),
+          u32(pc.kernel_h), u32(pc.kernel_w), u32(pc.stride_h), u32(pc.stride_w), channels,
+          /*input_pixel_stride=*/channels, /*output_pixel_stride=*/channels,
+          /*output_min=*/-INFINITY, /*output_max=*/INFINITY, /*flags=*/0, &operator_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_create_average_pooling2d_nhwc_f32", status));
+        return;
+      }
+      status = xnn_setup_average_pooling2d_nhwc_f32(operator_, static_cast<size_t>(pc.n),
+                                                    static_cast<size_t>(pc.h),
+                                                    static_cast<size_t>(pc.w), input_.data(),
+                                                    output_.data(), pool_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_setup_average_pooling2d_nhwc_f32", status));
+      }
+    } else if (layout == XnnpackLayout::kNhwc) {
+      status = xnn_create_global_average_pooling_nwc_f32(
+          channels, /*input_stride=*/channels, /*output_stride=*/channels,
+          /*output_min=*/-INFINITY, /*output_max=*/INFINITY, /*flags=*/0, &operator_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_create_global_average_pooling_nwc_f32", status));
+        return;
+      }
+      status = xnn_setup_global_average_pooling_nwc_f32(
+          operator_, static_cast<size_t>(pc.n), static_cast<size_t>(pc.h * pc.w), input_.data(),
+          output_.data(), pool_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_setup_global_average_pooling_nwc_f32", status));
+      }
+    } else {
+      status = xnn_create_global_average_pooling_ncw_f32(
+          channels, /*output_min=*/-INFINITY, /*output_max=*/INFINITY, /*flags=*/0, &operator_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_create_global_average_pooling_ncw_f32", status));
+        return;
+      }
+      status = xnn_setup_global_average_pooling_ncw_f32(
+          operator_, static_cast<size_t>(pc.n), static_cast<size_t>(pc.h * pc.w), input_.data(),
+          output_.data(), pool_);
+      if (status != xnn_status_success) {
+        fail(status_text("xnn_setup_global_average_pooling_ncw_f32", status));
+      }
     }
   }
 
-  ~XnnpackMaxPool() override {
+  ~XnnpackPool() override {
     if (operator_ != nullptr) xnn_delete_operator(operator_);
     if (pool_ != nullptr) pthreadpool_destroy(pool_);
   }
 
   bool run() override {
     const xnn_status status = xnn_run_operator(operator_, pool_);
-    if (status != xnn_status_success) {
-      return fail("XNNPACK: xnn_run_operator failed, status " +
-                  std::to_string(static_cast<int>(status)));
-    }
+    if (status != xnn_status_success) return fail(status_text("xnn_run_operator", status));
     return true;
   }
 
   std::vector<float> output_nchw() const override {
     std::vector<float> values(output_.size());
-    nhwc_to_nchw(output_.data(), values.data(), case_.n, case_.c, case_.out_h() * case_.out_w());
+    if (layout_ == XnnpackLayout::kNhwc) {
+      nhwc_to_nchw(output_.data(), values.data(), case_.n, case_.c,
+                   case_.out_h() * case_.out_w());
+    } else {
+      std::copy(output_.data(), output_.data() + output_.size(), values.data());
+    }
     return values;
   }
 
  private:
   PoolCase case_;
+  XnnpackLayout layout_;
   pthreadpool_t pool_ = nullptr;
   xnn_operator_t operator_ = nullptr;
   AlignedBuffer<float> input_;
@@ -102,9 +164,20 @@ class XnnpackMaxPool final : public PoolRunner {
 
 }  // namespace
 
-std::unique_ptr<PoolRunner> make_xnnpack_max_pool(const PoolCase& pool_case, int threads,
-                                                  const float* input_nchw) {
-  return std::make_unique<XnnpackMaxPool>(pool_case, threads, input_nchw);
+const char* xnnpack_layout_name(XnnpackLayout layout) {
+  return layout == XnnpackLayout::kNhwc ? "nhwc" : "nchw";
+}
+
+bool xnnpack_has(const PoolOpSpec& op, XnnpackLayout layout) {
+  if (op.reduction == Reduction::kLp) return false;
+  if (layout == XnnpackLayout::kNchw) return op.reduction == Reduction::kAverage && op.global;
+  return true;
+}
+
+std::unique_ptr<PoolRunner> make_xnnpack_pool(const PoolOpSpec& op, const PoolCase& pool_case,
+                                              XnnpackLayout layout, int threads,
+                                              const float* input_nchw) {
+  return std::make_unique<XnnpackPool>(op, pool_case, layout, threads, input_nchw);
 }
 
 }  // namespace onnxpool_bench

@@ -38,7 +38,7 @@ void schedule_rows(const SeparablePool& pool, SeparableStages& stage, int vector
     // Without per-tap tests the taps of one vector accumulate in a register.
     // Taps are tested unless the pool may skip that; the fixed kernels get
     // unrolled tap loops either way.
-    const bool may_skip_tests = pool.clamp_safe.defined() && stage.tests_row_taps;
+    const bool may_skip_tests = pool.clamp_safe.defined();
     Halide::Stage fixed_kernels = may_skip_tests ? reduce.specialize(pool.clamp_safe) : reduce;
     for (int k : kFixedRowKernels) {
       Halide::Expr fixed = Halide::Internal::const_true();

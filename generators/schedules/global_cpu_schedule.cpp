@@ -7,6 +7,8 @@
 //     output
 #include "global_cpu_schedule.h"
 
+#include <algorithm>
+
 namespace onnxpool::gen {
 
 using Halide::TailStrategy;
@@ -24,11 +26,16 @@ void schedule_global_pool_cpu(GlobalPool& pool, const Halide::Target& target) {
   for (const Halide::Expr& condition : pool.output_specializations) out.specialize(condition);
   for (GlobalStages& g : pool.stages) {
     g.total.compute_at(out, plane_in_task);
-    g.total.update(0).atomic().vectorize(g.lane_fold);
-    g.total.update(1).unscheduled();  // the tail: fewer elements than lanes, a plain loop
+    g.total.update(0).unscheduled();  // the tail: fewer elements than lanes, a plain loop
     g.partial.compute_at(g.total, pool.plane);
     g.partial.vectorize(pool.lane, vector_size);
     g.partial.update(0).reorder(pool.lane, g.blocks).vectorize(pool.lane, vector_size);
+    int width = pool.lanes;
+    for (Halide::Func& fold : g.folds) {
+      width /= 2;
+      fold.compute_at(g.total, pool.plane).bound(pool.lane, 0, width);
+      if (width > 1) fold.vectorize(pool.lane, std::min(width, vector_size));
+    }
   }
 }
 

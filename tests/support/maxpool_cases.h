@@ -11,6 +11,7 @@
 #include "reference/host_tensor.h"
 #include "reference/pool_geometry.h"
 #include "support/random.h"
+#include "support/value_fills.h"
 
 namespace onnxpool_test {
 
@@ -33,9 +34,5 @@ MaxPoolCase make_max_pool_case(const PoolSpec& spec, HostTensor X, bool with_ind
 
 // A valid random case with `spatial_rank` (1..3) spatial axes.
 MaxPoolCase random_max_pool_case(Random& random, ElementType type, int spatial_rank);
-
-// Random data with many ties (small integers), and for the float types some
-// NaN and infinities; never -0 (whose order against +0 ONNX leaves open).
-void fill_with_ties(Random& random, HostTensor* X, double special_probability);
 
 }  // namespace onnxpool_test

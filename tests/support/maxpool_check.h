@@ -9,6 +9,7 @@
 
 #include "onnxpool/status.h"
 #include "reference/reference_pooling.h"
+#include "support/batch_outcome.h"
 #include "support/maxpool_cases.h"
 
 namespace onnxpool_test {
@@ -23,13 +24,6 @@ testing::AssertionResult library_matches_reference(const MaxPoolCase& c);
 // max_pool), for tests that state the expected output literally. Indices is
 // left empty when the case does not ask for it.
 onnxpool::Status library_max_pool(const MaxPoolCase& c, MaxPoolResult* out);
-
-struct BatchOutcome {
-  int cases_run = 0;
-  std::vector<std::string> failures;  // the first few, each with how to rebuild the case
-
-  std::string report() const;
-};
 
 // Case `index` of `stream` in run_random_max_pool_cases: rebuilds any case a
 // failure message names.

@@ -16,6 +16,7 @@ struct CaseResult {
   std::string name;
   bool passed = false;
   std::string reason;  // why it failed, one line
+  std::string note;    // set when the case is judged with a tolerance override
 };
 
 CaseResult run_case(const std::filesystem::path& case_dir, const RunOptions& options);

@@ -89,11 +89,12 @@ int main(int argc, char** argv) {
     }
     for (const std::filesystem::path& case_dir : cases.case_dirs) {
       const onnxpool_runner::CaseResult result = onnxpool_runner::run_case(case_dir, options);
+      const std::string note = result.note.empty() ? "" : " [" + result.note + "]";
       if (result.passed) {
-        std::printf("PASS %s\n", result.name.c_str());
+        std::printf("PASS %s%s\n", result.name.c_str(), note.c_str());
         ++passed;
       } else {
-        std::printf("FAIL %s: %s\n", result.name.c_str(), result.reason.c_str());
+        std::printf("FAIL %s: %s%s\n", result.name.c_str(), result.reason.c_str(), note.c_str());
         ++failed;
       }
       std::fflush(stdout);

@@ -22,15 +22,19 @@ Status single_output(const PoolAttributes& attributes, const TensorView& X,
   return Kernel(attributes, X, *outputs[0]);
 }
 
-// To wire in an operator once onnxpool has it, replace its nullptr with
-// single_output<onnxpool::average_pool> (or lp_pool, global_max_pool, ...).
+// A row whose kernel is nullptr reports the operator as not implemented.
 const PoolOperator kPoolOperators[] = {
     {"MaxPool", onnxpool::PoolOp::kMaxPool, 2, Comparison::kExact, max_pool_with_optional_indices},
-    {"AveragePool", onnxpool::PoolOp::kAveragePool, 1, Comparison::kTolerant, nullptr},
-    {"LpPool", onnxpool::PoolOp::kLpPool, 1, Comparison::kTolerant, nullptr},
-    {"GlobalMaxPool", onnxpool::PoolOp::kGlobalMaxPool, 1, Comparison::kExact, nullptr},
-    {"GlobalAveragePool", onnxpool::PoolOp::kGlobalAveragePool, 1, Comparison::kTolerant, nullptr},
-    {"GlobalLpPool", onnxpool::PoolOp::kGlobalLpPool, 1, Comparison::kTolerant, nullptr},
+    {"AveragePool", onnxpool::PoolOp::kAveragePool, 1, Comparison::kTolerant,
+     single_output<onnxpool::average_pool>},
+    {"LpPool", onnxpool::PoolOp::kLpPool, 1, Comparison::kTolerant,
+     single_output<onnxpool::lp_pool>},
+    {"GlobalMaxPool", onnxpool::PoolOp::kGlobalMaxPool, 1, Comparison::kExact,
+     single_output<onnxpool::global_max_pool>},
+    {"GlobalAveragePool", onnxpool::PoolOp::kGlobalAveragePool, 1, Comparison::kTolerant,
+     single_output<onnxpool::global_average_pool>},
+    {"GlobalLpPool", onnxpool::PoolOp::kGlobalLpPool, 1, Comparison::kTolerant,
+     single_output<onnxpool::global_lp_pool>},
 };
 
 }  // namespace

@@ -76,7 +76,7 @@ std::string index_to_string(size_t flat, const std::vector<int64_t>& shape) {
 }
 
 bool same_element(int32_t data_type, const unsigned char* expected, const unsigned char* actual,
-                  size_t width, Comparison how) {
+                  size_t width, Comparison how, const Tolerance& tolerance) {
   if (!is_float_type(data_type)) return std::memcmp(expected, actual, width) == 0;
   const double e = float_value(data_type, expected);
   const double a = float_value(data_type, actual);
@@ -84,7 +84,6 @@ bool same_element(int32_t data_type, const unsigned char* expected, const unsign
   if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
   if (how == Comparison::kExact) return std::memcmp(expected, actual, width) == 0;
   if (std::isinf(e) || std::isinf(a)) return e == a;
-  const Tolerance tolerance = tolerance_for(data_type);
   return std::fabs(a - e) <= tolerance.absolute + tolerance.relative * std::fabs(e);
 }
 
@@ -96,6 +95,11 @@ Tolerance tolerance_for(int32_t data_type) {
 }
 
 std::string compare_tensors(const HostTensor& expected, const HostTensor& actual, Comparison how) {
+  return compare_tensors(expected, actual, how, nullptr);
+}
+
+std::string compare_tensors(const HostTensor& expected, const HostTensor& actual, Comparison how,
+                            const Tolerance* tolerance_override) {
   if (expected.data_type != actual.data_type) {
     return "type mismatch: expected " + onnx::data_type_name(expected.data_type) + ", got " +
            onnx::data_type_name(actual.data_type);
@@ -112,11 +116,13 @@ std::string compare_tensors(const HostTensor& expected, const HostTensor& actual
            " bytes";
   }
   const size_t count = expected.bytes.size() / width;
+  const Tolerance tolerance =
+      tolerance_override != nullptr ? *tolerance_override : tolerance_for(expected.data_type);
   size_t differing = 0;
   size_t first = 0;
   for (size_t i = 0; i < count; ++i) {
     if (!same_element(expected.data_type, &expected.bytes[i * width], &actual.bytes[i * width],
-                      width, how)) {
+                      width, how, tolerance)) {
       if (differing++ == 0) first = i;
     }
   }

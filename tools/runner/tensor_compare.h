@@ -29,5 +29,9 @@ Tolerance tolerance_for(int32_t data_type);
 // differed: the type, the shape, or the first differing element with its
 // index and both values, and how many elements differ.
 std::string compare_tensors(const HostTensor& expected, const HostTensor& actual, Comparison how);
+// The same, with `tolerance_override` (when not nullptr) in place of
+// tolerance_for() for kTolerant floats; exact comparisons stay exact.
+std::string compare_tensors(const HostTensor& expected, const HostTensor& actual, Comparison how,
+                            const Tolerance* tolerance_override);
 
 }  // namespace onnxpool_runner

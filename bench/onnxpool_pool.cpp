@@ -1,4 +1,4 @@
-#include "onnxpool_maxpool.h"
+#include "onnxpool_pool.h"
 
 #include <onnxpool/onnxpool.h>
 
@@ -10,16 +10,39 @@
 namespace onnxpool_bench {
 namespace {
 
-class OnnxpoolMaxPool final : public PoolRunner {
+onnxpool::PoolOp onnxpool_op(const PoolOpSpec& op) {
+  switch (op.reduction) {
+    case Reduction::kMax:
+      return op.global ? onnxpool::PoolOp::kGlobalMaxPool : onnxpool::PoolOp::kMaxPool;
+    case Reduction::kAverage:
+      return op.global ? onnxpool::PoolOp::kGlobalAveragePool : onnxpool::PoolOp::kAveragePool;
+    case Reduction::kLp:
+      return op.global ? onnxpool::PoolOp::kGlobalLpPool : onnxpool::PoolOp::kLpPool;
+  }
+  return onnxpool::PoolOp::kMaxPool;
+}
+
+class OnnxpoolPool final : public PoolRunner {
  public:
-  OnnxpoolMaxPool(const PoolCase& pc, bool with_indices, int threads, const float* input_nchw)
+  OnnxpoolPool(const PoolOpSpec& op, const PoolCase& pc, bool with_indices, int threads,
+               const float* input_nchw)
       : with_indices_(with_indices) {
+    if (with_indices && op.reduction != Reduction::kMax) {
+      fail("Indices exist only for MaxPool");
+      return;
+    }
     onnxpool::Attributes raw;
-    raw.set("kernel_shape", std::vector<int64_t>{pc.kernel_h, pc.kernel_w})
-        .set("strides", std::vector<int64_t>{pc.stride_h, pc.stride_w})
-        .set("pads", std::vector<int64_t>{pc.pad_top, pc.pad_left, pc.pad_bottom, pc.pad_right});
-    onnxpool::Status status =
-        onnxpool::PoolAttributes::parse(onnxpool::PoolOp::kMaxPool, raw, &attributes_);
+    if (!op.global) {
+      raw.set("kernel_shape", std::vector<int64_t>{pc.kernel_h, pc.kernel_w})
+          .set("strides", std::vector<int64_t>{pc.stride_h, pc.stride_w})
+          .set("pads",
+               std::vector<int64_t>{pc.pad_top, pc.pad_left, pc.pad_bottom, pc.pad_right});
+    }
+    if (op.reduction == Reduction::kAverage && !op.global) {
+      raw.set("count_include_pad", static_cast<int64_t>(kCountIncludePad ? 1 : 0));
+    }
+    if (op.reduction == Reduction::kLp) raw.set("p", static_cast<int64_t>(kLpP));
+    onnxpool::Status status = onnxpool::PoolAttributes::parse(onnxpool_op(op), raw, &attributes_);
     if (!status) {
       fail("onnxpool attributes: " + status.message());
       return;
@@ -55,10 +78,10 @@ class OnnxpoolMaxPool final : public PoolRunner {
   }
 
   bool run() override {
-    // Validation inside max_pool is timed on purpose: every caller pays it.
+    // Validation inside pool() is timed on purpose: every caller pays it.
     const onnxpool::Status status =
-        onnxpool::max_pool(attributes_, x_, y_, with_indices_ ? &indices_view_ : nullptr);
-    if (!status) return fail("onnxpool max_pool: " + status.message());
+        onnxpool::pool(attributes_, x_, y_, with_indices_ ? &indices_view_ : nullptr);
+    if (!status) return fail("onnxpool pool: " + status.message());
     return true;
   }
 
@@ -88,9 +111,10 @@ class OnnxpoolMaxPool final : public PoolRunner {
 
 }  // namespace
 
-std::unique_ptr<PoolRunner> make_onnxpool_max_pool(const PoolCase& pool_case, bool with_indices,
-                                                   int threads, const float* input_nchw) {
-  return std::make_unique<OnnxpoolMaxPool>(pool_case, with_indices, threads, input_nchw);
+std::unique_ptr<PoolRunner> make_onnxpool_pool(const PoolOpSpec& op, const PoolCase& pool_case,
+                                               bool with_indices, int threads,
+                                               const float* input_nchw) {
+  return std::make_unique<OnnxpoolPool>(op, pool_case, with_indices, threads, input_nchw);
 }
 
 }  // namespace onnxpool_bench

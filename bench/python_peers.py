@@ -1,0 +1,631 @@
+#!/usr/bin/env python3
+"""Times the Python peers, onnxruntime and PyTorch, on the benchmark cases.
+
+The C++ binary (build/bench/onnxpool_bench) times onnxpool, oneDNN, XNNPACK and
+the bandwidth floor; onnxruntime and PyTorch have no C++ SDK on Debian, so
+they are timed here, on the same cases, with the same method, and written as
+Google Benchmark JSON under the same names, for tools/bench_report.py to merge:
+
+    BM_<op>/<case>/<impl>/threads:<n>/real_time
+
+    impl  onnxruntime_nchw       InferenceSession on a one-node model, CPU EP
+          torch_nchw, torch_nhwc the torch.nn.functional call, on a contiguous
+                                 or a channels_last tensor
+          torch_<form>_<layout>  another formulation of the same operator
+                                 (LpPool: powavg; global ops: amax, mean, norm)
+
+The cases, count_include_pad and p are read from bench/shapes.h, the one
+place they are defined. Every implementation's output is compared once with
+a numpy float64 reference of onnxpool's semantics before it is timed; a wrong
+result becomes an error row, never a number.
+
+Method (as the C++ binary's defaults): a warm-up of --warmup seconds, then
+--repetitions repetitions of N calls each, N chosen from the warm-up so a
+repetition lasts about --min-time seconds; each repetition gives the mean time
+per call, and the rows are the median, mean, stddev and cv of those. The
+Python garbage collector is off while timing.
+
+Per-call overhead: BM_CallOverhead/T0/<impl> times the framework on a trivial
+op of a 1x1x1x1 tensor (onnxruntime: an Identity model; torch: x.clone()), the
+floor of any call's time; compare it with small cases (S5, S7).
+
+    .venv/bin/python bench/python_peers.py -o out/bench/python_peers.json
+        [--filter REGEX] [--min-time 0.2] [--repetitions 5] [--warmup 0.1]
+        [--peers onnxruntime,torch]
+
+A peer whose package is missing gets an error row per benchmark naming the
+package (torch: tools/main.sh installs tools/requirements-bench.txt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import itertools
+import json
+import math
+import os
+import platform
+import re
+import socket
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SHAPES_H = ROOT / "bench" / "shapes.h"
+THREAD_COUNTS = (1, 2)
+# Sums (average, Lp) depend on each implementation's order of additions; a max is exact.
+REL_TOLERANCE = 1e-5
+ABS_TOLERANCE = 1e-6
+
+
+# --- cases, from bench/shapes.h -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    n: int
+    c: int
+    h: int
+    w: int
+    kernel: tuple  # (kh, kw)
+    stride: tuple  # (sh, sw)
+    pads: tuple  # (top, left, bottom, right)
+
+    @property
+    def out_hw(self):
+        t, l, b, r = self.pads
+        return ((self.h + t + b - self.kernel[0]) // self.stride[0] + 1,
+                (self.w + l + r - self.kernel[1]) // self.stride[1] + 1)
+
+    @property
+    def input_shape(self):
+        return (self.n, self.c, self.h, self.w)
+
+    @property
+    def output_shape(self):
+        return (self.n, self.c) + self.out_hw
+
+    def bytes(self):
+        """What the C++ rows count: float32 input read plus output written."""
+        return 4 * (math.prod(self.input_shape) + math.prod(self.output_shape))
+
+
+@dataclass(frozen=True)
+class Settings:
+    cases: dict  # op name -> [Case]
+    count_include_pad: bool
+    p: int
+    overhead_op: str
+    overhead_case: Case
+
+
+def read_shapes(path: Path = SHAPES_H) -> Settings:
+    """Parses the constexpr tables of shapes.h; fails loudly if they change form."""
+    text = path.read_text(encoding="utf-8")
+    number = r"\s*(-?\d+)\s*"
+    named = {}
+    for match in re.finditer(
+        r"constexpr PoolCase (k\w+) = square_window\(\"(\w+)\"," + ",".join([number] * 7) + r"\)",
+        text,
+    ):
+        var, cid, *v = match.groups()
+        n, c, h, w, k, s, p = map(int, v)
+        named[var] = Case(cid, n, c, h, w, (k, k), (s, s), (p, p, p, p))
+    for match in re.finditer(
+        r"constexpr PoolCase (k\w+) = global_window\(\"(\w+)\"," + ",".join([number] * 4) + r"\)",
+        text,
+    ):
+        var, cid, *v = match.groups()
+        n, c, h, w = map(int, v)
+        named[var] = Case(cid, n, c, h, w, (h, w), (1, 1), (0, 0, 0, 0))
+    cases = {}
+    for match in re.finditer(r"constexpr PoolCase k(\w+)Cases\[\] = \{([^}]*)\}", text):
+        op, members = match.groups()
+        cases[op] = [named[m.strip()] for m in members.split(",") if m.strip()]
+    include_pad = re.search(r"constexpr bool kCountIncludePad = (true|false);", text)
+    lp_p = re.search(r"constexpr int kLpP = (\d+);", text)
+    overhead_op = re.search(r"constexpr const char\* kCallOverheadOp = \"(\w+)\";", text)
+    expected_ops = {"MaxPool", "AveragePool", "LpPool", "GlobalMaxPool", "GlobalAveragePool",
+                    "GlobalLpPool"}
+    if (set(cases) != expected_ops or not include_pad or not lp_p or not overhead_op
+            or "kT0" not in named):
+        raise SystemExit(f"python_peers: cannot read the cases from {path}; "
+                         "update read_shapes() to its new form")
+    return Settings(cases, include_pad.group(1) == "true", int(lp_p.group(1)),
+                    overhead_op.group(1), named["kT0"])
+
+
+# --- reference: onnxpool's semantics in numpy, float64 --------------------------------
+
+
+def windows(x, case: Case, fill):
+    """[N, C, OH, OW, KH, KW] view of x padded with `fill`."""
+    t, l, b, r = case.pads
+    padded = np.pad(x, ((0, 0), (0, 0), (t, b), (l, r)), constant_values=fill)
+    view = np.lib.stride_tricks.sliding_window_view(padded, case.kernel, axis=(2, 3))
+    oh, ow = case.out_hw
+    return view[:, :, : oh * case.stride[0] : case.stride[0], : ow * case.stride[1] : case.stride[1]]
+
+
+def reference(op: str, case: Case, x: np.ndarray, settings: Settings) -> np.ndarray:
+    x = x.astype(np.float64)
+    if op in ("MaxPool", "GlobalMaxPool"):
+        return windows(x, case, -np.inf).max(axis=(4, 5)).astype(np.float32)
+    if op in ("AveragePool", "GlobalAveragePool"):
+        sums = windows(x, case, 0.0).sum(axis=(4, 5))
+        if settings.count_include_pad:
+            count = case.kernel[0] * case.kernel[1]  # ceil_mode 0: every tap is in the padded input
+        else:
+            count = windows(np.ones_like(x), case, 0.0).sum(axis=(4, 5))
+        return (sums / count).astype(np.float32)
+    p = settings.p
+    return (windows(np.abs(x) ** p, case, 0.0).sum(axis=(4, 5)) ** (1.0 / p)).astype(np.float32)
+
+
+def first_mismatch(op: str, got: np.ndarray, want: np.ndarray) -> str | None:
+    if got.shape != want.shape:
+        return f"output shape {tuple(got.shape)}, expected {tuple(want.shape)}"
+    if op in ("MaxPool", "GlobalMaxPool"):
+        bad = got != want
+    else:
+        error = np.abs(got.astype(np.float64) - want)
+        bad = ~(error <= ABS_TOLERANCE + REL_TOLERANCE * np.abs(want.astype(np.float64)))
+    if not bad.any():
+        return None
+    i = int(np.flatnonzero(bad)[0])
+    return (f"output differs from the reference at element {i}: got {got.flat[i]!r}, "
+            f"expected {want.flat[i]!r}")
+
+
+def make_input(case: Case) -> np.ndarray:
+    """Seeded uniform [-1, 1) float32, NCHW: no NaN, no infinity."""
+    rng = np.random.default_rng(20240601)
+    return rng.uniform(-1.0, 1.0, size=case.input_shape).astype(np.float32)
+
+
+# --- timing ---------------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    samples_us: list  # mean wall time per call, one per repetition
+    cpu_us: list  # the calling thread's CPU time per call, one per repetition
+    iterations: int
+
+
+def time_calls(call: Callable[[], object], min_time: float, repetitions: int,
+               warmup: float) -> Timing:
+    """Google Benchmark's method: warm up, then repetitions of N calls each."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            call()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= warmup:
+                break
+        per_call = elapsed / calls
+        iterations = max(1, int(math.ceil(min_time / per_call)))
+        samples, cpu = [], []
+        for _ in range(repetitions):
+            cpu_start = time.thread_time_ns()
+            wall_start = time.perf_counter_ns()
+            for _ in itertools.repeat(None, iterations):
+                call()
+            wall = time.perf_counter_ns() - wall_start
+            cpu_time = time.thread_time_ns() - cpu_start
+            samples.append(wall / iterations / 1e3)
+            cpu.append(cpu_time / iterations / 1e3)
+        return Timing(samples, cpu, iterations)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+# --- peers ----------------------------------------------------------------------------
+
+
+class PeerError(Exception):
+    """Setting up or checking an implementation failed: becomes an error row."""
+
+
+@dataclass
+class Prepared:
+    """One implementation, set up for one case and thread count."""
+
+    call: Callable[[], object]  # the timed call
+    output: Callable[[], np.ndarray]  # the last call's output, NCHW float32 (not timed)
+    label: str
+
+
+class OnnxruntimePeer:
+    """onnxruntime's CPU execution provider on a one-node model.
+
+    intra_op_num_threads = n, inter_op_num_threads = 1, sequential execution,
+    all graph optimizations. The input and a preallocated output are bound
+    once through IOBinding, so a timed call is run_with_iobinding alone (no
+    numpy conversion, no output allocation). ORT's default intra-op spinning
+    is left on, as an application gets it.
+    """
+
+    name = "onnxruntime"
+
+    def __init__(self):
+        import onnx  # noqa: F401  (fails early with a clear message)
+        import onnxruntime
+
+        self.ort = onnxruntime
+        self.version = onnxruntime.__version__
+
+    def impls(self, op: str):
+        return ["onnxruntime_nchw"]
+
+    def _model(self, op: str, case: Case, settings: Settings, opset: int) -> bytes:
+        from onnx import TensorProto, helper
+
+        attributes = {}
+        if not op.startswith("Global") and op != "Identity":
+            t, l, b, r = case.pads
+            attributes = dict(kernel_shape=list(case.kernel), strides=list(case.stride),
+                              pads=[t, l, b, r])
+        if op == "AveragePool":
+            attributes["count_include_pad"] = int(settings.count_include_pad)
+        if op in ("LpPool", "GlobalLpPool"):
+            attributes["p"] = settings.p
+        output_shape = case.input_shape if op == "Identity" else case.output_shape
+        graph = helper.make_graph(
+            [helper.make_node(op, ["X"], ["Y"], **attributes)], "bench",
+            [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(case.input_shape))],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, list(output_shape))],
+        )
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                                  ir_version=10)
+        return model.SerializeToString()
+
+    def prepare(self, impl: str, op: str, case: Case, threads: int, x: np.ndarray,
+                settings: Settings) -> Prepared:
+        ort = self.ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = None
+        notes = []
+        # ORT 1.32 has no opset-22 GlobalLpPool; opset 22 only added bfloat16 to
+        # these operators, so the opset-21 node means the same for float32.
+        for opset in (22, 21):
+            try:
+                session = ort.InferenceSession(self._model(op, case, settings, opset), options,
+                                               providers=["CPUExecutionProvider"])
+                if opset != 22:
+                    notes.append(f"opset {opset} (ORT has no opset-22 {op})")
+                break
+            except Exception as error:  # ORT raises its own exception types
+                if "NOT_IMPLEMENTED" not in str(error) or opset == 21:
+                    raise PeerError(f"onnxruntime: {error}") from error
+        binding = session.io_binding()
+        x_value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+        output_shape = x.shape if op == "Identity" else case.output_shape
+        y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(output_shape), np.float32)
+        binding.bind_ortvalue_input("X", x_value)
+        binding.bind_ortvalue_output("Y", y_value)
+        run = session.run_with_iobinding
+
+        def call():
+            run(binding)
+
+        # The session, and with it ORT's thread pool, goes when the caller
+        # drops this Prepared, before the next row is set up.
+        label = ", ".join([f"onnxruntime {self.version} CPU EP"] + notes)
+        return Prepared(call, lambda: y_value.numpy(), label)
+
+
+class TorchPeer:
+    """PyTorch eager mode, CPU, under torch.inference_mode().
+
+    torch.set_num_threads(n) (intra-op, OpenMP) and one inter-op thread. Each
+    formulation runs on a contiguous (nchw) and a channels_last (nhwc) tensor,
+    converted before timing; the output is whatever torch allocates, as a
+    torch user gets it.
+    """
+
+    name = "torch"
+
+    def __init__(self):
+        import torch
+        import torch.nn.functional as F
+
+        self.torch = torch
+        self.F = F
+        self.version = torch.__version__.split("+")[0]
+        torch.set_num_interop_threads(1)
+
+    def formulations(self, op: str, case: Case, settings: Settings):
+        """{formulation name ("" for the nn.functional call): (callable, note)}."""
+        torch, F = self.torch, self.F
+        k, s = case.kernel, case.stride
+        t, l, b, r = case.pads
+        p = settings.p
+        if op == "MaxPool":
+            if t != b or l != r:
+                raise PeerError("torch max_pool2d takes symmetric pads only")
+            return {"": (lambda x: F.max_pool2d(x, k, s, (t, l)), "F.max_pool2d")}
+        if op == "AveragePool":
+            if t != b or l != r:
+                raise PeerError("torch avg_pool2d takes symmetric pads only")
+            include = settings.count_include_pad
+            return {"": (lambda x: F.avg_pool2d(x, k, s, (t, l), count_include_pad=include),
+                         f"F.avg_pool2d(count_include_pad={include})")}
+        if op == "LpPool":
+            if any(case.pads):
+                # lp_pool2d has no padding argument: zero pads (which add
+                # nothing to an Lp sum) go on first, and are timed.
+                forms = {"": (lambda x: F.lp_pool2d(F.pad(x, (l, r, t, b)), p, k, s),
+                              "F.pad + F.lp_pool2d")}
+            else:
+                forms = {"": (lambda x: F.lp_pool2d(x, p, k, s), "F.lp_pool2d")}
+            if t == b and l == r:
+                # The window sums of |x|^p: avg_pool2d with divisor_override=1
+                # (zero pads add nothing), no F.pad; then the p-th root.
+                if p == 2:
+                    forms["powavg"] = (
+                        lambda x: F.avg_pool2d(x.square(), k, s, (t, l), divisor_override=1)
+                        .sqrt_(),
+                        "avg_pool2d(x.square(), divisor_override=1).sqrt_()",
+                    )
+                else:
+                    forms["powavg"] = (
+                        lambda x: F.avg_pool2d(x.abs().pow_(p), k, s, (t, l), divisor_override=1)
+                        .pow_(1.0 / p),
+                        "avg_pool2d(|x|^p, divisor_override=1)^(1/p)",
+                    )
+            return forms
+        if op == "GlobalMaxPool":
+            return {"": (lambda x: F.adaptive_max_pool2d(x, 1), "F.adaptive_max_pool2d"),
+                    "amax": (lambda x: x.amax(dim=(2, 3), keepdim=True), "x.amax(dim=(2, 3))")}
+        if op == "GlobalAveragePool":
+            return {"": (lambda x: F.adaptive_avg_pool2d(x, 1), "F.adaptive_avg_pool2d"),
+                    "mean": (lambda x: x.mean(dim=(2, 3), keepdim=True), "x.mean(dim=(2, 3))")}
+        if op == "GlobalLpPool":
+            return {
+                "": (lambda x: F.lp_pool2d(x, p, (case.h, case.w)), "F.lp_pool2d, kernel = H x W"),
+                "norm": (lambda x: torch.linalg.vector_norm(x, p, dim=(2, 3), keepdim=True),
+                         "torch.linalg.vector_norm(dim=(2, 3))"),
+            }
+        if op == "Identity":
+            return {"": (lambda x: x.clone(), "x.clone()")}
+        raise PeerError(f"no torch formulation of {op}")
+
+    def impls(self, op: str, case: Case, settings: Settings):
+        names = []
+        for form in self.formulations(op, case, settings):
+            for layout in ("nchw", "nhwc"):
+                if op == "Identity" and layout == "nhwc":
+                    continue
+                names.append("_".join(part for part in ("torch", form, layout) if part))
+        return names
+
+    def prepare(self, impl: str, op: str, case: Case, threads: int, x: np.ndarray,
+                settings: Settings) -> Prepared:
+        torch = self.torch
+        parts = impl.split("_")
+        layout = parts[-1]
+        form = "_".join(parts[1:-1])
+        function, text = self.formulations(op, case, settings)[form]
+        torch.set_num_threads(threads)
+        if torch.get_num_threads() != threads:
+            raise PeerError(f"torch ignored set_num_threads({threads})")
+        tensor = torch.from_numpy(np.ascontiguousarray(x))
+        if layout == "nhwc":
+            tensor = tensor.contiguous(memory_format=torch.channels_last)
+        result = {}
+        inference_mode = torch.inference_mode
+
+        def call():
+            with inference_mode():
+                result["y"] = function(tensor)
+
+        def output():
+            return result["y"].contiguous().numpy()
+
+        memory = "channels_last" if layout == "nhwc" else "contiguous"
+        return Prepared(call, output, f"torch {self.version}, {text}, {memory}")
+
+
+PEER_CLASSES = {"onnxruntime": OnnxruntimePeer, "torch": TorchPeer}
+PEER_PACKAGES = {
+    "onnxruntime": "onnxruntime and onnx (tools/requirements.txt)",
+    "torch": "torch (tools/main.sh installs tools/requirements-bench.txt)",
+}
+
+
+# --- Google Benchmark JSON ------------------------------------------------------------
+
+
+def aggregate_rows(run_name: str, timing: Timing, threads: int, bytes_per_run: int,
+                   label: str) -> list:
+    def row(aggregate, real, cpu, unit="time"):
+        entry = {
+            "name": f"{run_name}_{aggregate}",
+            "run_name": run_name,
+            "run_type": "aggregate",
+            "repetitions": len(timing.samples_us),
+            "threads": 1,
+            "aggregate_name": aggregate,
+            "aggregate_unit": unit,
+            "iterations": len(timing.samples_us),
+            "real_time": real,
+            "cpu_time": cpu,
+            "time_unit": "us",
+            "bytes": bytes_per_run,
+            "threads_used": threads,
+        }
+        if unit == "time" and real > 0:
+            entry["bytes_per_second"] = bytes_per_run / (real * 1e-6)
+        if label:
+            entry["label"] = label
+        return entry
+
+    wall, cpu = timing.samples_us, timing.cpu_us
+    mean_wall, mean_cpu = statistics.mean(wall), statistics.mean(cpu)
+    sd_wall = statistics.stdev(wall) if len(wall) > 1 else 0.0
+    sd_cpu = statistics.stdev(cpu) if len(cpu) > 1 else 0.0
+    return [
+        row("mean", mean_wall, mean_cpu),
+        row("median", statistics.median(wall), statistics.median(cpu)),
+        row("stddev", sd_wall, sd_cpu),
+        row("cv", sd_wall / mean_wall if mean_wall else 0.0,
+            sd_cpu / mean_cpu if mean_cpu else 0.0, unit="percentage"),
+    ]
+
+
+def error_row(run_name: str, message: str) -> dict:
+    return {"name": run_name, "run_name": run_name, "run_type": "iteration",
+            "repetitions": 0, "threads": 1, "iterations": 0, "real_time": 0, "cpu_time": 0,
+            "time_unit": "us", "error_occurred": True, "error_message": message}
+
+
+def context(peers: dict, notes: list) -> dict:
+    try:
+        load = list(os.getloadavg())
+    except OSError:
+        load = []
+    mhz = 0
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("cpu MHz"):
+                mhz = int(float(line.split(":")[1]))
+                break
+    except OSError:
+        pass
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "host_name": socket.gethostname(),
+        "executable": "bench/python_peers.py",
+        "num_cpus": os.cpu_count(),
+        "mhz_per_cpu": mhz,
+        "load_avg": load,
+        "library_build_type": "release",
+        "python": platform.python_version(),
+        "peer_versions": {name: peer.version for name, peer in peers.items()
+                          if not isinstance(peer, str)},
+        "notes": notes,
+    }
+
+
+SEMANTIC_NOTES = [
+    "torch lp_pool2d has no padding argument: LpPool S6's pads go on with F.pad (zeros add "
+    "nothing to an Lp sum) and the F.pad is timed; torch_powavg_* (window sums of x^2 by "
+    "avg_pool2d(divisor_override=1), then sqrt) pads inside the pooling instead.",
+    "torch lp_pool2d is (sign(s) * relu(|s|) * kh*kw)^(1/p) with s = avg_pool2d(x^p): it raises "
+    "x, not |x|, to p (differs from ONNX for odd p and negative x) and with ceil_mode rescales "
+    "partial windows by kh*kw / taps; neither applies to p=2 without ceil_mode, and the outputs "
+    "were checked against onnxpool's semantics on data in [-1, 1).",
+    "onnxruntime has no opset-22 GlobalLpPool; its rows use the opset-21 node (opset 22 only "
+    "added bfloat16).",
+    "Python peers' times include each framework's per-call overhead (see the CallOverhead "
+    "rows: onnxruntime Identity, torch x.clone(), both on a 1x1x1x1 tensor).",
+]
+
+
+# --- main -----------------------------------------------------------------------------
+
+
+def main(argv) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-o", "--output", required=True, help="JSON file to write")
+    parser.add_argument("--filter", default="", help="regex on the benchmark name, as "
+                        "--benchmark_filter (a leading '-' excludes what matches)")
+    parser.add_argument("--min-time", type=float, default=0.2,
+                        help="seconds per repetition (default 0.2, as the C++ binary)")
+    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--warmup", type=float, default=0.1, help="seconds of warm-up")
+    parser.add_argument("--peers", default="onnxruntime,torch")
+    args = parser.parse_args(argv)
+
+    settings = read_shapes()
+    negate = args.filter.startswith("-")
+    pattern = re.compile(args.filter[1:] if negate else args.filter)
+
+    def selected(name):
+        return bool(pattern.search(name)) != negate
+
+    peers = {}
+    for name in args.peers.split(","):
+        name = name.strip()
+        if name not in PEER_CLASSES:
+            parser.error(f"unknown peer {name!r}; known: {', '.join(PEER_CLASSES)}")
+        try:
+            peers[name] = PEER_CLASSES[name]()
+        except ImportError as error:
+            peers[name] = f"{name} is not installed ({error}); install {PEER_PACKAGES[name]}"
+            print(f"python_peers: {peers[name]}", file=sys.stderr)
+
+    work = [(op, case) for op, cases in settings.cases.items() for case in cases]
+    work.append((settings.overhead_op, settings.overhead_case))
+    rows = []
+    for op, case in work:
+        framework_op = "Identity" if op == settings.overhead_op else op
+        x = make_input(case)
+        want = None if framework_op == "Identity" else reference(op, case, x, settings)
+        for peer_name, peer in peers.items():
+            if isinstance(peer, str):
+                impls = [f"{peer_name}_nchw"]
+            elif peer_name == "torch":
+                impls = peer.impls(framework_op, case, settings)
+            else:
+                impls = peer.impls(framework_op)
+            for impl in impls:
+                for threads in THREAD_COUNTS:
+                    run_name = f"BM_{op}/{case.id}/{impl}/threads:{threads}/real_time"
+                    if not selected(run_name):
+                        continue
+                    if isinstance(peer, str):
+                        rows.append(error_row(run_name, peer))
+                        continue
+                    try:
+                        prepared = peer.prepare(impl, framework_op, case, threads, x, settings)
+                        prepared.call()
+                        # Checked once, before timing; Identity must return its input.
+                        mismatch = first_mismatch(op, prepared.output(),
+                                                  x if want is None else want)
+                        if mismatch:
+                            raise PeerError(mismatch)
+                        timing = time_calls(prepared.call, args.min_time, args.repetitions,
+                                            args.warmup)
+                        label = prepared.label
+                    except Exception as error:  # any failure is that row's error, not the run's
+                        message = str(error) if isinstance(error, PeerError) else repr(error)
+                        rows.append(error_row(run_name, message))
+                        print(f"{run_name:70s} ERROR {message}", file=sys.stderr)
+                        continue
+                    finally:
+                        prepared = None  # frees the session / tensors before the next row
+                    bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
+                    rows += aggregate_rows(run_name, timing, threads, bytes_per_run, label)
+                    print(f"{run_name:70s} {statistics.median(timing.samples_us):10.2f} us "
+                          f"({timing.iterations} calls x {len(timing.samples_us)})",
+                          file=sys.stderr)
+        gc.collect()
+
+    document = {"context": context(peers, SEMANTIC_NOTES), "benchmarks": rows}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

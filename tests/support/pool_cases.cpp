@@ -1,0 +1,134 @@
+#include "support/pool_cases.h"
+
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "support/onnx_attributes.h"
+#include "support/random_window.h"
+#include "support/value_fills.h"
+
+namespace onnxpool_test {
+
+using onnxpool::PoolOp;
+
+namespace {
+
+constexpr int64_t kValuesShownUpTo = 64;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// [N, C, spatial...] for a global pool: planes of one element, ordinary
+// ones, and large ones (1D up to 1100, so past 1000; 2D and 3D up to ~1700).
+std::vector<int64_t> random_global_shape(Random& random, int spatial_rank) {
+  std::vector<int64_t> shape{random.between(1, 3), random.between(1, 3)};
+  const int64_t kind = random.between(0, 9);
+  const bool single = kind < 2;
+  const bool large = kind >= 2 && kind < 5;
+  for (int axis = 0; axis < spatial_rank; ++axis) {
+    const bool last = axis + 1 == spatial_rank;
+    int64_t extent = 1;
+    if (single) {
+      extent = 1;
+    } else if (large) {
+      switch (spatial_rank) {
+        case 1: extent = random.between(900, 1100); break;
+        case 2: extent = last ? random.between(30, 45) : random.between(20, 38); break;
+        case 3: extent = last ? random.between(9, 17) : random.between(8, 10); break;
+        default: extent = last ? random.between(5, 9) : random.between(4, 6); break;
+      }
+    } else {
+      switch (spatial_rank) {
+        case 1: extent = random.between(1, 70); break;
+        case 2: extent = last ? random.between(1, 40) : random.between(1, 12); break;
+        case 3: extent = last ? random.between(1, 20) : random.between(1, 6); break;
+        default: extent = last ? random.between(1, 9) : random.between(1, 3); break;
+      }
+    }
+    shape.push_back(extent);
+  }
+  return shape;
+}
+
+void fill_for_global_max(Random& random, HostTensor* X) {
+  switch (random.between(0, 4)) {
+    case 0: fill_with_ties(random, X, 0.0); break;
+    case 1: fill_away_from_zero(random, X); break;
+    case 2: fill_with_any_bits(random, X); break;
+    case 3: fill_with_ties(random, X, random.pick(std::vector<double>{0.001, 0.02, 0.1})); break;
+    default: {  // infinities of both signs but no NaN
+      fill_with_ties(random, X, 0.0);
+      const double probability = random.pick(std::vector<double>{0.001, 0.02, 0.1});
+      for (int64_t i = 0; i < X->size(); ++i) {
+        if (random.chance(probability)) X->set(i, random.chance(0.5) ? kInf : -kInf);
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<PoolOp>& sum_and_global_ops() {
+  static const std::vector<PoolOp> ops{PoolOp::kAveragePool, PoolOp::kLpPool, PoolOp::kGlobalMaxPool,
+                                       PoolOp::kGlobalAveragePool, PoolOp::kGlobalLpPool};
+  return ops;
+}
+
+PoolCase make_pool_case(PoolOp op, const PoolSpec& spec, HostTensor X) {
+  PoolCase c;
+  c.op = op;
+  c.spec = spec;
+  c.attributes = onnx_attributes(op, spec);
+  c.X = std::move(X);
+  return c;
+}
+
+std::string PoolCase::describe() const {
+  std::ostringstream out;
+  out << onnxpool::op_name(op) << ' ' << type_label(X.type()) << " X" << shape_to_string(X.shape());
+  if (is_global_pool(op)) {
+    if (op == PoolOp::kGlobalLpPool) out << " p=" << spec.p;
+  } else {
+    out << spec.to_string();
+  }
+  if (scale_exponent != 0) out << " (values around 2^" << scale_exponent << ")";
+  if (through_dispatcher) out << " through onnxpool::pool";
+  if (X.size() <= kValuesShownUpTo) {
+    out.precision(17);
+    out << "\n  X values:";
+    for (int64_t i = 0; i < X.size(); ++i) out << ' ' << X.get(i);
+  }
+  return out.str();
+}
+
+PoolCase random_pool_case(Random& random, PoolOp op, ElementType type, int spatial_rank) {
+  if (!is_floating_point(type)) throw std::logic_error("random_pool_case: the sum and global pools take float types");
+  PoolCase c;
+  c.op = op;
+  std::vector<int64_t> shape;
+  if (is_global_pool(op)) {
+    shape = random_global_shape(random, spatial_rank);
+  } else {
+    // Windows of only padding matter more here than for MaxPool: AveragePool
+    // gives NaN or 0 for them, LpPool 0.
+    RandomWindow window = random_window(random, spatial_rank, /*oversized_pads=*/0.25);
+    c.spec = window.spec;
+    shape = window.input_shape;
+  }
+  if (op == PoolOp::kAveragePool) c.spec.count_include_pad = random.chance(0.5);
+  // p = 2, the default, is often left out of the attributes.
+  if (op == PoolOp::kLpPool || op == PoolOp::kGlobalLpPool) c.spec.p = random.chance(0.2) ? 2 : random.between(1, 8);
+
+  c.X = HostTensor(type, shape);
+  if (op == PoolOp::kGlobalMaxPool) {
+    fill_for_global_max(random, &c.X);
+  } else {
+    const SumPool kind = op == PoolOp::kAveragePool || op == PoolOp::kGlobalAveragePool ? SumPool::kAverage : SumPool::kLp;
+    c.scale_exponent = fill_for_sum_pool(random, &c.X, kind);
+  }
+  c.attributes = onnx_attributes(op, c.spec, random.chance(0.3));
+  c.through_dispatcher = random.chance(0.3);
+  return c;
+}
+
+}  // namespace onnxpool_test

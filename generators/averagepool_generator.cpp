@@ -37,13 +37,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
-    SeparablePool pool;
-    pool.spatial_rank = rank;
-    pool.vars = make_pool_vars(rank, "");
-    pool.dims = dims_;
-    pool.rows_per_task = *rows_per_task_;
-    pool.accumulator_type = acc;
-    pool.input_extents = input_extents(*input_, rank);
+    SeparablePool pool = make_separable_pool(*input_, rank, dims_, *rows_per_task_, acc);
     const std::vector<Halide::Var>& v = pool.vars;
 
     TapReduction sum;

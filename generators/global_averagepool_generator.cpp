@@ -21,11 +21,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
   void generate() {
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
-    GlobalPool pool;
-    pool.plane_size = input_->dim(0).extent();
-    pool.accumulator_type = acc;
-    pool.lanes = global_lanes(get_target(), acc);
-    pool.planes_per_task = *planes_per_task_;
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_lanes(get_target(), acc));
     Halide::Func value("value");
     value(pool.s, pool.plane) = convert(acc, (*input_)(pool.s, pool.plane));
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
@@ -35,9 +31,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
     out(pool.plane) = convert(type, total(pool.plane) / convert(acc, pool.plane_size));
     pool.output = out;
 
-    input_->set_estimates({{0, 49}, {0, 2048}});
-    output_->set_estimates({{0, 2048}});
-    planes_per_task_->set_estimate(256);
+    set_global_estimates(*input_, *output_, *planes_per_task_, 49, 2048);
     schedule_global_pool_cpu(pool, get_target());
   }
 

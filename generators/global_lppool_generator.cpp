@@ -27,12 +27,8 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
     const Halide::Type acc = scaled ? sum_type(type) : unscaled_lp_sum_type(type);
     const Halide::Expr p = *p_;
     const Halide::Expr zero = Halide::Internal::make_zero(acc);
-    GlobalPool pool;
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_lanes(get_target(), acc));
     Halide::Var s = pool.s, plane = pool.plane;
-    pool.plane_size = input_->dim(0).extent();
-    pool.accumulator_type = acc;
-    pool.lanes = global_lanes(get_target(), acc);
-    pool.planes_per_task = *planes_per_task_;
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
 
@@ -54,10 +50,8 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
     pool.output = out;
     for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
 
-    input_->set_estimates({{0, 196}, {0, 256}});
-    output_->set_estimates({{0, 256}});
+    set_global_estimates(*input_, *output_, *planes_per_task_, 196, 256);
     p_->set_estimate(2);
-    planes_per_task_->set_estimate(64);
     schedule_global_pool_cpu(pool, get_target());
   }
 

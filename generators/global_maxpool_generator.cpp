@@ -20,11 +20,8 @@ class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
 
   void generate() {
     const Halide::Type type = element_type;
-    GlobalPool pool;
-    pool.plane_size = input_->dim(0).extent();
-    pool.accumulator_type = key_type(type);
-    pool.lanes = global_lanes(get_target(), pool.accumulator_type);
-    pool.planes_per_task = *planes_per_task_;
+    const Halide::Type keys = key_type(type);
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, keys, global_lanes(get_target(), keys));
     Halide::Func key("key");
     key(pool.s, pool.plane) = to_key((*input_)(pool.s, pool.plane), /*one_nan_key=*/false);
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
@@ -33,9 +30,7 @@ class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
     out(pool.plane) = from_key(total(pool.plane), type);
     pool.output = out;
 
-    input_->set_estimates({{0, 49}, {0, 2048}});
-    output_->set_estimates({{0, 2048}});
-    planes_per_task_->set_estimate(256);
+    set_global_estimates(*input_, *output_, *planes_per_task_, 49, 2048);
     schedule_global_pool_cpu(pool, get_target());
   }
 

@@ -38,6 +38,26 @@ struct GlobalPool {
   std::vector<Halide::Expr> output_specializations;  // as in SeparablePool
 };
 
+// A pool over `input`'s planes, before any reduction is added.
+template <typename InputT>
+GlobalPool make_global_pool(const InputT& input, const Halide::Expr& planes_per_task, const Halide::Type& accumulator,
+                            int lanes) {
+  GlobalPool pool;
+  pool.plane_size = input.dim(0).extent();
+  pool.accumulator_type = accumulator;
+  pool.lanes = lanes;
+  pool.planes_per_task = planes_per_task;
+  return pool;
+}
+
+// Estimates for the autoschedulers: `planes` planes of `plane_size` elements.
+template <typename InputT, typename OutputT, typename GrainT>
+void set_global_estimates(InputT& input, OutputT& output, GrainT& planes_per_task, int plane_size, int planes) {
+  input.set_estimates({{0, plane_size}, {0, planes}});
+  output.set_estimates({{0, planes}});
+  planes_per_task.set_estimate(planes / 8);
+}
+
 // Reduces value(s, plane) over s in [0, plane_size) with an associative,
 // commutative `combine`; appends the stages to pool.stages.
 const GlobalStages& add_global_reduction(GlobalPool& pool, const std::string& name, const Halide::Expr& identity,

@@ -46,13 +46,7 @@ class LpPool : public Halide::Generator<LpPool> {
     const Halide::Type acc = scaled ? sum_type(type) : unscaled_lp_sum_type(type);
     const Expr p = *p_;
     const Expr zero = Halide::Internal::make_zero(acc);
-    SeparablePool pool;
-    pool.spatial_rank = rank;
-    pool.vars = make_pool_vars(rank, "");
-    pool.dims = dims_;
-    pool.rows_per_task = *rows_per_task_;
-    pool.accumulator_type = acc;
-    pool.input_extents = input_extents(*input_, rank);
+    SeparablePool pool = make_separable_pool(*input_, rank, dims_, *rows_per_task_, acc);
     const std::vector<Halide::Var>& v = pool.vars;
 
     Func magnitude("magnitude");

@@ -55,6 +55,20 @@ struct TapReduction {
   std::function<Halide::Tuple(const Halide::Func& rows, const std::vector<Halide::Expr>& x_at)> window_tap;
 };
 
+// A pool over `input`'s windows, before any reduction is added.
+template <typename InputT>
+SeparablePool make_separable_pool(const InputT& input, int spatial_rank, const std::vector<WindowDim>& dims,
+                                  const Halide::Expr& rows_per_task, const Halide::Type& accumulator) {
+  SeparablePool pool;
+  pool.spatial_rank = spatial_rank;
+  pool.vars = make_pool_vars(spatial_rank, "");
+  pool.dims = dims;
+  pool.rows_per_task = rows_per_task;
+  pool.accumulator_type = accumulator;
+  pool.input_extents = input_extents(input, spatial_rank);
+  return pool;
+}
+
 // Defines rows and window for `reduction` over the pool's windows and appends
 // them to pool.stages. Row taps outside the input contribute the identity
 // (or, when pool.clamp_safe is defined and true, read the clamped row: the

@@ -12,14 +12,9 @@ namespace onnxpool {
 Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
   constexpr PoolOp op = PoolOp::kAveragePool;
   detail::WindowGeometry geometry;
-  Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
-  if (!s) return s;
   detail::KernelCall call;
-  s = detail::find_operator_kernel(op, X, geometry, detail::KernelVariant::kPlain, &call.kernel);
+  Status s = detail::prepare_kernel_call(op, attributes, X, Y, detail::KernelVariant::kPlain, &geometry, &call);
   if (!s) return s;
-  call.geometry = &geometry;
-  call.input = &X;
-  call.outputs = {&Y};
   // count_include_pad = 1 counts the taps inside [-pad_begin, in + pad_end):
   // a ceil_mode window running past the end pad does not count the taps
   // beyond it (ONNX opset 19+ reference, onnxruntime). = 0 counts real taps.

@@ -8,14 +8,9 @@ namespace {
 
 Status run_global(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
   detail::WindowGeometry geometry;
-  Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
-  if (!s) return s;
   detail::KernelCall call;
-  s = detail::find_operator_kernel(op, X, geometry, detail::KernelVariant::kPlain, &call.kernel);
+  Status s = detail::prepare_kernel_call(op, attributes, X, Y, detail::KernelVariant::kPlain, &geometry, &call);
   if (!s) return s;
-  call.geometry = &geometry;
-  call.input = &X;
-  call.outputs = {&Y};
   return detail::launch_kernel(call);
 }
 

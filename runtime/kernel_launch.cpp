@@ -18,7 +18,7 @@ constexpr int64_t kMaxBufferBytes = std::numeric_limits<int32_t>::max();
 // than it saves (the pool's wake-up is ~20 us on this VM, design.md §6).
 constexpr int64_t kMinOutputsPerTask = 16 * 1024;
 // The same for the global kernels, counted in input elements read.
-constexpr int64_t kMinInputsPerTask = 64 * 1024;
+constexpr int64_t kMinInputsPerTask = 16 * 1024;
 constexpr int kTasksPerThread = 4;
 
 halide_type_t halide_type_of(ElementType t) {

@@ -26,17 +26,12 @@ bool unscaled_lp_is_exact(ElementType type, int64_t p) {
 }
 
 Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  const auto variant =
+      unscaled_lp_is_exact(X.type, attributes.p) ? detail::KernelVariant::kPlain : detail::KernelVariant::kScaled;
   detail::WindowGeometry geometry;
-  Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
-  if (!s) return s;
   detail::KernelCall call;
-  const bool unscaled = unscaled_lp_is_exact(X.type, attributes.p);
-  const auto variant = unscaled ? detail::KernelVariant::kPlain : detail::KernelVariant::kScaled;
-  s = detail::find_operator_kernel(op, X, geometry, variant, &call.kernel);
+  Status s = detail::prepare_kernel_call(op, attributes, X, Y, variant, &geometry, &call);
   if (!s) return s;
-  call.geometry = &geometry;
-  call.input = &X;
-  call.outputs = {&Y};
   // validate_attributes bounds p to int32.
   call.scalars.push_back(detail::ScalarArg::int32("p", static_cast<int32_t>(attributes.p)));
   return detail::launch_kernel(call);

@@ -36,4 +36,16 @@ Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry
                              op_name(op) + " supports " + supported);
 }
 
+Status prepare_kernel_call(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+                           KernelVariant variant, WindowGeometry* geometry, KernelCall* call) {
+  Status s = check_operator_call(op, attributes, X, Y, geometry);
+  if (!s) return s;
+  s = find_operator_kernel(op, X, *geometry, variant, &call->kernel);
+  if (!s) return s;
+  call->geometry = geometry;
+  call->input = &X;
+  call->outputs = {&Y};
+  return Status::ok();
+}
+
 }  // namespace onnxpool::detail

@@ -2,6 +2,7 @@
 // attributes belong to it, validate X, the geometry and Y, and find the kernel.
 #pragma once
 
+#include "kernel_launch.h"
 #include "kernel_registry.h"
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
@@ -18,5 +19,10 @@ Status check_operator_call(PoolOp op, const PoolAttributes& attributes, const Te
 // flattened kernel), or a status saying what is supported.
 Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry& geometry, KernelVariant variant,
                             const KernelEntry** kernel);
+
+// Both of the above, then the call's kernel, geometry (which must outlive
+// the call), X and Y filled in; the operator adds its scalars.
+Status prepare_kernel_call(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+                           KernelVariant variant, WindowGeometry* geometry, KernelCall* call);
 
 }  // namespace onnxpool::detail

@@ -6,20 +6,12 @@
 #include <sstream>
 
 #include "support/float_type_info.h"
+#include "support/tensor_compare.h"
 
 namespace onnxpool_test {
 namespace {
 
 constexpr int kMismatchesShown = 6;
-
-std::string coordinates(int64_t flat, const std::vector<int64_t>& shape) {
-  std::vector<int64_t> position(shape.size());
-  for (size_t axis = shape.size(); axis > 0; --axis) {
-    position[axis - 1] = flat % shape[axis - 1];
-    flat /= shape[axis - 1];
-  }
-  return shape_to_string(position);
-}
 
 std::string bits_of(const HostTensor& t, int64_t index) {
   uint64_t bits = 0;

@@ -9,15 +9,6 @@ namespace {
 
 constexpr int kMismatchesShown = 6;
 
-std::string coordinates(int64_t flat, const std::vector<int64_t>& shape) {
-  std::vector<int64_t> position(shape.size());
-  for (size_t axis = shape.size(); axis > 0; --axis) {
-    position[axis - 1] = flat % shape[axis - 1];
-    flat /= shape[axis - 1];
-  }
-  return shape_to_string(position);
-}
-
 std::string element_text(const HostTensor& t, int64_t index) {
   std::ostringstream out;
   if (t.type() == ElementType::kInt64) {
@@ -58,6 +49,15 @@ testing::AssertionResult tensors_identical(const char* what, const HostTensor& e
   if (mismatches == 0) return testing::AssertionSuccess();
   return testing::AssertionFailure() << what << ": " << mismatches << " of " << expected.size()
                                      << " elements differ" << detail.str();
+}
+
+std::string coordinates(int64_t flat, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> position(shape.size());
+  for (size_t axis = shape.size(); axis > 0; --axis) {
+    position[axis - 1] = flat % shape[axis - 1];
+    flat /= shape[axis - 1];
+  }
+  return shape_to_string(position);
 }
 
 }  // namespace onnxpool_test

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "reference/host_tensor.h"
 
 namespace onnxpool_test {
@@ -11,5 +14,9 @@ namespace onnxpool_test {
 // NaN (a kernel may quiet or canonicalise a NaN). On failure the message
 // names `what` and lists the first mismatching elements with coordinates.
 testing::AssertionResult tensors_identical(const char* what, const HostTensor& expected, const HostTensor& actual);
+
+// "[n, c, ...]": the coordinates of row-major element `flat` of `shape`, for
+// mismatch messages.
+std::string coordinates(int64_t flat, const std::vector<int64_t>& shape);
 
 }  // namespace onnxpool_test

@@ -13,20 +13,20 @@ inline Halide::Type sum_type(const Halide::Type& element) {
 }
 
 // Converts between X's type and an accumulator. 16-bit floats go through
-// float32: Halide's direct bfloat16 <-> float64 conversions gave junk (e.g.
-// 4294967296 for a bfloat16 1e33 summed in float64). float64 -> float32 ->
-// 16-bit can round twice; the 16-bit types are compared at 1e-2 anyway.
+// float32, bfloat16 by its bits (exact widening, round-to-nearest-even
+// narrowing, NaN kept), so the result does not depend on how Halide lowers
+// bfloat16 conversions on each target. float64 -> float32 -> 16-bit can
+// round twice; the 16-bit types are compared at 1e-2 anyway.
 inline Halide::Expr convert(const Halide::Type& to, Halide::Expr value) {
   auto is_half = [](const Halide::Type& t) { return t.bits() == 16 && (t.is_float() || t.is_bfloat()); };
   if (value.type().is_bfloat() && to != value.type()) {
-    // Widen by its bits: the simplifier folds cast(f64, cast(f32, bf16)) back
-    // into the direct conversion.
+    // Widen by its bits: a bfloat16 is the top half of a float32.
     Halide::Expr bits = Halide::cast(Halide::UInt(32), Halide::reinterpret(Halide::UInt(16), value)) << 16;
     value = Halide::reinterpret(Halide::Float(32), bits);
   }
   if (value.type() == Halide::Float(16) && to != value.type()) {
-    // Halide's software float16 conversion (targets without F16C, e.g. the
-    // SSE4.1 baseline) turns NaN into inf, in both directions.
+    // On targets without F16C (the SSE4.1 baseline) a float16 NaN came out
+    // of the summing kernels as inf; NaN is carried explicitly both ways.
     Halide::Expr bits = Halide::reinterpret(Halide::UInt(16), value);
     Halide::Expr nan = (bits & 0x7FFF) > 0x7C00;
     Halide::Expr quiet_nan = Halide::reinterpret(Halide::Float(32), Halide::Expr(uint32_t(0x7FC00000u)));
@@ -40,8 +40,7 @@ inline Halide::Expr convert(const Halide::Type& to, Halide::Expr value) {
                           Halide::cast(to, value));
   }
   if (to.is_bfloat() && value.type() == Halide::Float(32)) {
-    // Narrow by its bits too (round to nearest even, NaN stays NaN), for the
-    // same reason: the float64 -> float32 step would be folded away.
+    // Narrow by its bits too: round to nearest even, NaN stays NaN.
     Halide::Expr bits = Halide::reinterpret(Halide::UInt(32), value);
     Halide::Expr rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16;
     Halide::Expr narrow = Halide::select(Halide::is_nan(value), Halide::Expr(0x7FC0u), rounded);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "onnxpool/pooling.h"
+#include "support/shape_inference_check.h"
 #include "support/tensor_compare.h"
 #include "support/test_settings.h"
 
@@ -13,10 +14,6 @@ namespace {
 // Fills outputs before the call, so an element the kernel never writes shows up.
 constexpr uint8_t kUnwrittenByte = 0xA5;
 
-std::vector<int64_t> spatial_part(const std::vector<int64_t>& shape) {
-  return std::vector<int64_t>(shape.begin() + 2, shape.end());
-}
-
 testing::AssertionResult compare_with_reference(const MaxPoolCase& c) {
   onnxpool::PoolAttributes attributes;
   onnxpool::Status status = onnxpool::PoolAttributes::parse(onnxpool::PoolOp::kMaxPool, c.attributes, &attributes);
@@ -24,20 +21,9 @@ testing::AssertionResult compare_with_reference(const MaxPoolCase& c) {
 
   const MaxPoolResult expected = reference_max_pool(c.spec, c.X);
   std::vector<int64_t> shape;
-  status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
-  if (!status) return testing::AssertionFailure() << "infer_output_shape failed: " << status.message();
-  if (shape != expected.Y.shape()) {
-    return testing::AssertionFailure() << "infer_output_shape gave " << shape_to_string(shape) << ", expected "
-                                       << shape_to_string(expected.Y.shape());
-  }
-  std::vector<int64_t> pads;
-  status = onnxpool::resolve_pads(attributes, c.X.shape(), &pads);
-  if (!status) return testing::AssertionFailure() << "resolve_pads failed: " << status.message();
-  const std::vector<int64_t> expected_pads = window_geometry(c.spec, spatial_part(c.X.shape())).onnx_pads();
-  if (pads != expected_pads) {
-    return testing::AssertionFailure() << "resolve_pads gave " << shape_to_string(pads) << ", expected "
-                                       << shape_to_string(expected_pads);
-  }
+  testing::AssertionResult shapes =
+      shape_inference_matches(attributes, c.spec, c.X.shape(), expected.Y.shape(), /*check_pads=*/true, &shape);
+  if (!shapes) return shapes;
 
   const HostTensor X_before = c.X;
   HostTensor Y(c.X.type(), shape);

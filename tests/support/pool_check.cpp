@@ -7,6 +7,7 @@
 #include "support/approx_compare.h"
 #include "support/onnx_attributes.h"
 #include "support/pool_expectation.h"
+#include "support/shape_inference_check.h"
 #include "support/tensor_compare.h"
 #include "support/test_settings.h"
 
@@ -20,10 +21,6 @@ namespace {
 // Fills Y before the call, so an element the kernel never writes shows up.
 constexpr uint8_t kUnwrittenByte = 0xA5;
 
-std::vector<int64_t> spatial_part(const std::vector<int64_t>& shape) {
-  return std::vector<int64_t>(shape.begin() + 2, shape.end());
-}
-
 testing::AssertionResult compare_with_reference(const PoolCase& c) {
   onnxpool::PoolAttributes attributes;
   Status status = onnxpool::PoolAttributes::parse(c.op, c.attributes, &attributes);
@@ -31,22 +28,9 @@ testing::AssertionResult compare_with_reference(const PoolCase& c) {
 
   const PoolExpectation expected = expected_pool_result(c);
   std::vector<int64_t> shape;
-  status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
-  if (!status) return testing::AssertionFailure() << "infer_output_shape failed: " << status.message();
-  if (shape != expected.values.shape()) {
-    return testing::AssertionFailure() << "infer_output_shape gave " << shape_to_string(shape) << ", expected "
-                                       << shape_to_string(expected.values.shape());
-  }
-  if (!is_global_pool(c.op)) {
-    std::vector<int64_t> pads;
-    status = onnxpool::resolve_pads(attributes, c.X.shape(), &pads);
-    if (!status) return testing::AssertionFailure() << "resolve_pads failed: " << status.message();
-    const std::vector<int64_t> expected_pads = window_geometry(c.spec, spatial_part(c.X.shape())).onnx_pads();
-    if (pads != expected_pads) {
-      return testing::AssertionFailure() << "resolve_pads gave " << shape_to_string(pads) << ", expected "
-                                         << shape_to_string(expected_pads);
-    }
-  }
+  testing::AssertionResult shapes = shape_inference_matches(attributes, c.spec, c.X.shape(), expected.values.shape(),
+                                                            !is_global_pool(c.op), &shape);
+  if (!shapes) return shapes;
 
   const HostTensor X_before = c.X;
   HostTensor Y(c.X.type(), shape);

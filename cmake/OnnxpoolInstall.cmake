@@ -18,9 +18,13 @@ install(FILES "${CMAKE_CURRENT_BINARY_DIR}/onnxpoolConfig.cmake"
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/onnxpool)
 
 if(BUILD_TESTING)
+  # A cross build's app is built with the same toolchain and run under the
+  # same emulator ('|'-separated: a CMake list would split the argument).
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR "|" emulator)
   add_test(NAME install_and_use_package
            COMMAND "${CMAKE_COMMAND}" -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                    -DWORK_DIR=${CMAKE_BINARY_DIR}/install-test "-DGENERATOR=${CMAKE_GENERATOR}"
-                   "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}"
+                   "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}" "-DTOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
+                   "-DEMULATOR=${emulator}"
                    -P "${PROJECT_SOURCE_DIR}/cmake/install_smoke_test.cmake")
 endif()

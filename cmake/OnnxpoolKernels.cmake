@@ -9,6 +9,15 @@
 # The runtime finds kernels through a generated table (onnxpool_kernel_table.h).
 
 set(ONNXPOOL_KERNEL_DIR "${CMAKE_BINARY_DIR}/kernels")
+# The generator executable: built here, or imported from a host build when
+# cross-compiling (add_halide_generator's namespaced name covers both).
+set(ONNXPOOL_GENERATORS onnxpool::halide_generators::onnxpool_generators)
+# A file-level dependency on an imported executable needs its path.
+if(CMAKE_CROSSCOMPILING)
+  set(ONNXPOOL_GENERATORS_DEPENDS "$<TARGET_FILE:${ONNXPOOL_GENERATORS}>")
+else()
+  set(ONNXPOOL_GENERATORS_DEPENDS onnxpool_generators)
+endif()
 file(MAKE_DIRECTORY "${ONNXPOOL_KERNEL_DIR}")
 
 # onnxpool_add_kernel(NAME <fn> GENERATOR <registered name> OP <PoolOp suffix>
@@ -27,9 +36,9 @@ function(onnxpool_add_kernel)
     set(outputs "${ONNXPOOL_KERNEL_DIR}/${fn}.h" "${ONNXPOOL_KERNEL_DIR}/${fn}.o")
     add_custom_command(
       OUTPUT ${outputs}
-      COMMAND onnxpool_generators -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
+      COMMAND ${ONNXPOOL_GENERATORS} -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
               -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-${features}" ${ARG_PARAMS}
-      DEPENDS onnxpool_generators
+      DEPENDS ${ONNXPOOL_GENERATORS_DEPENDS}
       COMMENT "Generating kernel ${fn} (${target})"
       VERBATIM)
     set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_OUTPUTS ${outputs})

@@ -1,6 +1,7 @@
 # ctest script: installs this build into a scratch prefix, then configures,
 # builds and runs examples/maxpool_app against it with find_package(onnxpool).
-# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM.
+# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM; for a
+# cross build also TOOLCHAIN_FILE and EMULATOR ('|'-separated command).
 file(REMOVE_RECURSE "${WORK_DIR}")
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
@@ -9,7 +10,12 @@ function(run)
   endif()
 endfunction()
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+set(toolchain "")
+if(TOOLCHAIN_FILE)
+  set(toolchain "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
+endif()
+string(REPLACE "|" ";" emulator "${EMULATOR}")
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples/maxpool_app" -B "${WORK_DIR}/app" -G "${GENERATOR}"
-    "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
+    "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" ${toolchain})
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/app")
-run("${WORK_DIR}/app/maxpool_app")
+run(${emulator} "${WORK_DIR}/app/maxpool_app")

@@ -5,7 +5,7 @@
 // count_include_pad = 0, [-pad_begin, in + pad_end) for 1).
 #include "Halide.h"
 #include "accumulation.h"
-#include "schedules/cpu_schedule.h"
+#include "schedules/schedule.h"
 #include "separable_pool.h"
 #include "window_params.h"
 
@@ -67,7 +67,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
       count_end_[i]->set_estimate(113);
     }
     rows_per_task_->set_estimate(8);
-    schedule_separable_pool_cpu(pool, get_target());
+    schedule_separable_pool(pool, get_target());
   }
 
  private:

@@ -3,7 +3,7 @@
 #include "Halide.h"
 #include "accumulation.h"
 #include "global_reduction.h"
-#include "schedules/global_cpu_schedule.h"
+#include "schedules/schedule.h"
 
 namespace onnxpool::gen {
 namespace {
@@ -32,7 +32,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
     pool.output = out;
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 49, 2048);
-    schedule_global_pool_cpu(pool, get_target());
+    schedule_global_pool(pool, get_target());
   }
 
  private:

@@ -5,7 +5,7 @@
 #include "Halide.h"
 #include "accumulation.h"
 #include "global_reduction.h"
-#include "schedules/global_cpu_schedule.h"
+#include "schedules/schedule.h"
 
 namespace onnxpool::gen {
 namespace {
@@ -52,7 +52,7 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 196, 256);
     p_->set_estimate(2);
-    schedule_global_pool_cpu(pool, get_target());
+    schedule_global_pool(pool, get_target());
   }
 
  private:

@@ -3,7 +3,7 @@
 #include "Halide.h"
 #include "global_reduction.h"
 #include "max_keys.h"
-#include "schedules/global_cpu_schedule.h"
+#include "schedules/schedule.h"
 
 namespace onnxpool::gen {
 namespace {
@@ -31,7 +31,7 @@ class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
     pool.output = out;
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 49, 2048);
-    schedule_global_pool_cpu(pool, get_target());
+    schedule_global_pool(pool, get_target());
   }
 
  private:

@@ -11,7 +11,7 @@
 //   own column's largest magnitude r, and the window rescales it by (r/m)^p.
 #include "Halide.h"
 #include "accumulation.h"
-#include "schedules/cpu_schedule.h"
+#include "schedules/schedule.h"
 #include "separable_pool.h"
 #include "window_params.h"
 
@@ -87,7 +87,7 @@ class LpPool : public Halide::Generator<LpPool> {
     set_window_estimates(dims_);
     p_->set_estimate(2);
     rows_per_task_->set_estimate(8);
-    schedule_separable_pool_cpu(pool, get_target());
+    schedule_separable_pool(pool, get_target());
   }
 
  private:

@@ -3,7 +3,7 @@
 // dilation and padding at run time; the schedule lives in schedules/.
 #include "Halide.h"
 #include "max_keys.h"
-#include "schedules/cpu_schedule.h"
+#include "schedules/schedule.h"
 #include "separable_pool.h"
 #include "window_params.h"
 
@@ -94,7 +94,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     if (with_indices) pool.output_specializations.push_back(!*column_major_);
 
     set_estimates(rank);
-    schedule_separable_pool_cpu(pool, get_target());
+    schedule_separable_pool(pool, get_target());
   }
 
  private:

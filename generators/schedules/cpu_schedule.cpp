@@ -86,8 +86,8 @@ void schedule_output_loops(Halide::Stage out, const SeparablePool& pool, int vec
 
 }  // namespace
 
-void schedule_separable_pool_cpu(SeparablePool& pool, const Halide::Target& target) {
-  const int vector_size = target.natural_vector_size(pool.accumulator_type);
+void schedule_separable_pool_cpu(SeparablePool& pool, const CpuTiling& tiling) {
+  const int vector_size = tiling.vector_size;
   Halide::Func out = pool.output;
   // Every copy of the loop nest made here carries the algorithm's own
   // specializations (e.g. row-major Indices, which avoid a division per

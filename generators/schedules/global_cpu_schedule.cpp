@@ -14,12 +14,8 @@ namespace onnxpool::gen {
 using Halide::TailStrategy;
 using Halide::Var;
 
-int global_lanes(const Halide::Target& target, const Halide::Type& accumulator) {
-  return target.natural_vector_size(accumulator);
-}
-
-void schedule_global_pool_cpu(GlobalPool& pool, const Halide::Target& target) {
-  const int vector_size = target.natural_vector_size(pool.accumulator_type);
+void schedule_global_pool_cpu(GlobalPool& pool, const CpuTiling& tiling) {
+  const int vector_size = tiling.vector_size;
   Halide::Func out = pool.output;
   Var task("task"), plane_in_task("plane_in_task");
   out.split(pool.plane, task, plane_in_task, pool.planes_per_task, TailStrategy::GuardWithIf).parallel(task);

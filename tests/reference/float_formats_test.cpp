@@ -117,11 +117,20 @@ std::vector<float> sample_floats() {
   return samples;
 }
 
-#if defined(__FLT16_MAX__)
+// The compiler's IEEE half type: GCC 12 has _Float16 in C++ on x86 but not
+// on aarch64, whose __fp16 is IEEE binary16 by default.
+#if defined(__aarch64__)
+#define ONNXPOOL_TEST_COMPILER_FLOAT16 __fp16
+#elif defined(__FLT16_MAX__)
+#define ONNXPOOL_TEST_COMPILER_FLOAT16 _Float16
+#endif
+
+#if defined(ONNXPOOL_TEST_COMPILER_FLOAT16)
 TEST(Float16Conversion, MatchesTheCompilersFloat16) {
+  using CompilerFloat16 = ONNXPOOL_TEST_COMPILER_FLOAT16;
   for (float value : sample_floats()) {
     if (std::isnan(value)) continue;
-    const _Float16 compiler = static_cast<_Float16>(value);
+    const CompilerFloat16 compiler = static_cast<CompilerFloat16>(value);
     uint16_t expected;
     std::memcpy(&expected, &compiler, sizeof expected);
     ASSERT_EQ(float16_from_float(value), expected) << std::hex << bits_of(value);

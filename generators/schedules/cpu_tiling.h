@@ -1,0 +1,23 @@
+// The numbers a CPU schedule is built from, chosen per target family: the
+// loop nests (cpu_schedule.cpp, global_cpu_schedule.cpp) are the same on
+// x86 and ARM, the register files they are sized for are not.
+#pragma once
+
+#include "Halide.h"
+
+namespace onnxpool::gen {
+
+struct CpuTiling {
+  // Lanes of one vector step of the separable stages and of the output; a
+  // multiple of the target's natural vector size (LLVM splits it into that
+  // many registers, which run as independent chains).
+  int vector_size = 0;
+  // Running partial results per plane in the global pools; a power of two.
+  int global_lanes = 0;
+};
+
+// For `accumulator`, the type the stages reduce in.
+CpuTiling x86_tiling(const Halide::Target& target, const Halide::Type& accumulator);
+CpuTiling arm_tiling(const Halide::Target& target, const Halide::Type& accumulator);
+
+}  // namespace onnxpool::gen

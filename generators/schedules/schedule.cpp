@@ -1,0 +1,35 @@
+#include "schedule.h"
+
+#include "cpu_schedule.h"
+#include "cpu_tiling.h"
+#include "global_cpu_schedule.h"
+
+namespace onnxpool::gen {
+namespace {
+
+CpuTiling cpu_tiling(const Halide::Target& target, const Halide::Type& accumulator) {
+  switch (target.arch) {
+    case Halide::Target::X86: return x86_tiling(target, accumulator);
+    case Halide::Target::ARM: return arm_tiling(target, accumulator);
+    default: break;
+  }
+  user_error << "onnxpool generators: no CPU schedule for target " << target.to_string()
+             << " (generators/schedules/schedule.cpp picks one per architecture)";
+  return {};
+}
+
+}  // namespace
+
+void schedule_separable_pool(SeparablePool& pool, const Halide::Target& target) {
+  schedule_separable_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
+}
+
+void schedule_global_pool(GlobalPool& pool, const Halide::Target& target) {
+  schedule_global_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
+}
+
+int global_lanes(const Halide::Target& target, const Halide::Type& accumulator) {
+  return cpu_tiling(target, accumulator).global_lanes;
+}
+
+}  // namespace onnxpool::gen

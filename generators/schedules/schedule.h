@@ -1,0 +1,19 @@
+// The schedule of every pooling pipeline, picked by target family: a GPU
+// target gets the GPU schedule; CPUs share the CPU loop nests, sized by the
+// family's tiling (x86_tiling.cpp, arm_tiling.cpp). Generators call only these.
+#pragma once
+
+#include "Halide.h"
+#include "../global_reduction.h"
+#include "../separable_pool.h"
+
+namespace onnxpool::gen {
+
+void schedule_separable_pool(SeparablePool& pool, const Halide::Target& target);
+void schedule_global_pool(GlobalPool& pool, const Halide::Target& target);
+
+// Partial results per plane of a global pool reducing in `accumulator`:
+// part of the algorithm's blocking, but sized for the target's registers.
+int global_lanes(const Halide::Target& target, const Halide::Type& accumulator);
+
+}  // namespace onnxpool::gen

@@ -46,14 +46,17 @@ bool cpu_supports(CpuVariant v) {
 
 }  // namespace
 
-int pick_target() {
+int pick_cpu_target() {
   const int limit = rank_of(static_cast<CpuVariant>(g_variant_limit.load()));
   for (size_t t = 0; t < target_count(); ++t) {
-    const CpuVariant v = target_cpu_variant(t);
+    if (target_info(t).backend != Backend::kCpu) continue;
+    const CpuVariant v = target_info(t).cpu_variant;
     if (rank_of(v) <= limit && cpu_supports(v)) return static_cast<int>(t);
   }
   return -1;
 }
+
+bool host_supports(CpuVariant variant) { return cpu_supports(variant); }
 
 }  // namespace onnxpool::detail
 
@@ -72,8 +75,8 @@ Status set_cpu_variant_limit(CpuVariant limit) {
 }
 
 CpuVariant active_cpu_variant() {
-  const int target = detail::pick_target();
-  return target < 0 ? CpuVariant::kBaseline : detail::target_cpu_variant(static_cast<size_t>(target));
+  const int target = detail::pick_cpu_target();
+  return target < 0 ? CpuVariant::kBaseline : detail::target_info(static_cast<size_t>(target)).cpu_variant;
 }
 
 const char* cpu_variant_name(CpuVariant variant) {

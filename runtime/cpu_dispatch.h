@@ -2,9 +2,15 @@
 // limit set by onnxpool::set_cpu_variant_limit, chosen on every call.
 #pragma once
 
+#include "onnxpool/pooling.h"
+
 namespace onnxpool::detail {
 
-// Index into the kernel's per-target entry points; -1 when this CPU runs none.
-int pick_target();
+// Index into the kernel's per-target entry points of the best CPU target;
+// -1 when this CPU runs none.
+int pick_cpu_target();
+
+// Whether this CPU has the features `variant` needs.
+bool host_supports(CpuVariant variant);
 
 }  // namespace onnxpool::detail

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <limits>
 
-#include "cpu_dispatch.h"
+#include "backend.h"
+#include "half_widening.h"
+#include "gpu_buffers.h"
 #include "halide_glue.h"
 #include "onnxpool/pooling.h"
 
@@ -138,7 +140,46 @@ const ArgumentPlan& plan_for(const KernelEntry& kernel) {
 constexpr int kMaxRank = 3;
 constexpr int kMaxArguments = 64;
 
+// A GPU call that failed: most often no driver or no device, which Halide's
+// runtime reports in its error text.
+Status gpu_failure(PoolOp op, Backend backend, const CallContext& context) {
+  return Status::unsupported(std::string(op_name(op)) + ": the " + backend_name(backend) + " backend failed: " +
+                             (context.error.empty() ? std::string("no error text from Halide") : context.error));
+}
+
 }  // namespace
+
+// A target without 16-bit float kernels (OpenCL without cl_half): the
+// float32 kernel of the same operator, rank and variant on widened copies.
+// The variant chosen for a 16-bit type is valid for float32 too (LpPool:
+// their unscaled ranges of p are within float32's).
+static Status launch_widened(const KernelCall& call, Backend backend) {
+  const KernelEntry* wide = find_kernel(call.kernel->op, ElementType::kFloat32, call.kernel->spatial_rank,
+                                        call.kernel->variant);
+  if (!is_half_type(call.input->type) || call.input->device != Device::kHost || wide == nullptr) {
+    return Status::unsupported(std::string(op_name(call.kernel->op)) + ": this build has no " +
+                               element_type_name(call.input->type) + " kernel for the " + backend_name(backend) +
+                               " backend");
+  }
+  const WidenedTensor input(*call.input, /*copy_values=*/true);
+  std::vector<WidenedTensor> widened_outputs;
+  widened_outputs.reserve(call.outputs.size());
+  KernelCall widened = call;
+  widened.kernel = wide;
+  widened.input = &input.view();
+  for (size_t i = 0; i < call.outputs.size(); ++i) {
+    if (!is_half_type(call.outputs[i]->type)) continue;  // Indices stay int64
+    widened_outputs.emplace_back(*call.outputs[i], /*copy_values=*/false);
+    widened.outputs[i] = &widened_outputs.back().view();
+  }
+  const Status s = launch_kernel(widened);
+  if (!s) return s;
+  size_t next = 0;
+  for (const TensorView* out : call.outputs) {
+    if (is_half_type(out->type)) widened_outputs[next++].narrow_into(*out);
+  }
+  return Status::ok();
+}
 
 Status launch_kernel(const KernelCall& call) {
   ensure_halide_configured();
@@ -191,11 +232,17 @@ Status launch_kernel(const KernelCall& call) {
     }
   }
 
-  const int target = pick_target();
-  if (target < 0) {
+  const Backend backend = backend_for(call.input->device);
+  const int target = pick_target(backend);
+  if (target < 0 && backend == Backend::kCpu) {
     return Status::unsupported(std::string(op_name(op)) + ": this CPU lacks the features of every target compiled "
                                "into this build of onnxpool (the x86 baseline needs SSE4.1)");
   }
+  if (target < 0) {
+    return Status::unsupported(std::string(op_name(op)) + ": this build of onnxpool has no " + backend_name(backend) +
+                               " kernels (ONNXPOOL_GPU_TARGETS)");
+  }
+  if (call.kernel->run[target] == nullptr) return launch_widened(call, backend);
   const ArgumentPlan& plan = plan_for(*call.kernel);
   if (plan.slots.size() > kMaxArguments) return Status::internal("kernel has too many arguments");
   CallContext context;
@@ -206,6 +253,8 @@ Status launch_kernel(const KernelCall& call) {
     PlaneBuffer output0(*call.outputs[0], out_extents, first, count);
     PlaneBuffer output1(call.outputs.size() > 1 ? *call.outputs[1] : *call.outputs[0], out_extents, first, count);
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
+    // Declared after the buffers, so it releases their GPU copies before they go.
+    DeviceBinding binding(backend, user_context);
     int32_t grain = static_cast<int32_t>(global ? pick_planes_per_task(g, count) : pick_rows_per_task(g, count));
     int64_t first_plane = first;
 
@@ -214,12 +263,18 @@ Status launch_kernel(const KernelCall& call) {
       const ArgumentSlot& slot = plan.slots[a];
       switch (slot.source) {
         case ArgumentSlot::Source::kUserContext: args[a] = &user_context; break;
-        case ArgumentSlot::Source::kInput: args[a] = &input.buffer; break;
+        case ArgumentSlot::Source::kInput:
+          args[a] = &input.buffer;
+          if (binding.bind_input(&input.buffer, *call.input) != 0) return gpu_failure(op, backend, context);
+          break;
         case ArgumentSlot::Source::kOutput:
           if (slot.index >= static_cast<int>(call.outputs.size())) {
             return Status::internal("kernel argument '" + slot.name + "' has no output tensor");
           }
           args[a] = outputs[slot.index];
+          if (binding.bind_output(outputs[slot.index], *call.outputs[slot.index]) != 0) {
+            return gpu_failure(op, backend, context);
+          }
           break;
         case ArgumentSlot::Source::kWindow: args[a] = &window_values[slot.index]; break;
         case ArgumentSlot::Source::kGrain: args[a] = &grain; break;
@@ -235,10 +290,12 @@ Status launch_kernel(const KernelCall& call) {
       }
     }
     const int rc = call.kernel->run[target](args);
+    if (rc != 0 && backend != Backend::kCpu) return gpu_failure(op, backend, context);
     if (rc != 0) {
       return Status::internal(std::string(op_name(op)) + ": kernel failed (Halide error " + std::to_string(rc) +
                               "): " + context.error);
     }
+    if (binding.finish() != 0) return gpu_failure(op, backend, context);
   }
   return Status::ok();
 }

@@ -11,9 +11,9 @@ const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, Ke
   return nullptr;
 }
 
-size_t target_count() { return sizeof(kTargetCpuVariants) / sizeof(kTargetCpuVariants[0]); }
+size_t target_count() { return sizeof(kTargets) / sizeof(kTargets[0]); }
 
-CpuVariant target_cpu_variant(size_t target) { return kTargetCpuVariants[target]; }
+const TargetInfo& target_info(size_t target) { return kTargets[target]; }
 
 size_t kernel_count() { return sizeof(kKernelTable) / sizeof(kKernelTable[0]); }
 

@@ -14,8 +14,13 @@ namespace onnxpool::detail {
 // kScaled: LpPool's overflow-proof algorithm (generators/lppool_generator.cpp).
 enum class KernelVariant { kPlain, kWithIndices, kScaled };
 
-// Targets a kernel is compiled for (ONNXPOOL_TARGETS), at most.
-constexpr int kMaxTargets = 4;
+// Targets a kernel is compiled for (ONNXPOOL_ALL_TARGETS), at most.
+constexpr int kMaxTargets = 6;
+
+struct TargetInfo {
+  Backend backend;
+  CpuVariant cpu_variant;  // what its host code needs
+};
 
 struct KernelEntry {
   PoolOp op;
@@ -26,9 +31,9 @@ struct KernelEntry {
   const halide_filter_metadata_t* (*metadata[kMaxTargets])();
 };
 
-// The compiled targets, best first, by the CPU variant each needs.
+// The compiled targets: CPU ones best first, then GPU ones.
 size_t target_count();
-CpuVariant target_cpu_variant(size_t target);
+const TargetInfo& target_info(size_t target);
 
 // nullptr when the library has no such kernel.
 const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, KernelVariant variant);

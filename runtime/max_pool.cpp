@@ -33,7 +33,7 @@ Status max_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
   Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
   if (!s) return s;
   if (Indices != nullptr) {
-    s = detail::check_output(op, "Indices", *Indices, ElementType::kInt64, geometry.output_shape);
+    s = detail::check_output(op, "Indices", *Indices, X, ElementType::kInt64, geometry.output_shape);
     if (!s) return s;
   }
   detail::KernelCall call;

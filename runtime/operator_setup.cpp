@@ -17,7 +17,7 @@ Status check_operator_call(PoolOp op, const PoolAttributes& attributes, const Te
   if (!s) return s;
   s = compute_window_geometry(attributes, X.shape, geometry);
   if (!s) return s;
-  return check_output(op, "Y", Y, X.type, geometry->output_shape);
+  return check_output(op, "Y", Y, X, X.type, geometry->output_shape);
 }
 
 Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry& geometry, KernelVariant variant,

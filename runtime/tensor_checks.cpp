@@ -1,5 +1,7 @@
 #include "tensor_checks.h"
 
+#include "onnxpool/pooling.h"
+
 namespace onnxpool::detail {
 
 std::string shape_string(const std::vector<int64_t>& shape) {
@@ -10,13 +12,19 @@ std::string shape_string(const std::vector<int64_t>& shape) {
 
 namespace {
 
+const char* device_name(Device device) { return device == Device::kCuda ? "CUDA device" : "host"; }
+
 std::string where(PoolOp op, const char* name) { return std::string(op_name(op)) + ": tensor '" + name + "' "; }
 
 }  // namespace
 
 Status check_input(PoolOp op, const char* name, const TensorView& t) {
-  if (t.device != Device::kHost) {
-    return Status::unsupported(where(op, name) + "is in CUDA device memory; this build of onnxpool runs on the CPU only");
+  if (t.device != Device::kHost && t.device != Device::kCuda) {
+    return Status::invalid_argument(where(op, name) + "has an unknown device code " +
+                                    std::to_string(static_cast<int>(t.device)));
+  }
+  if (t.device == Device::kCuda && !backend_compiled(Backend::kCuda)) {
+    return Status::unsupported(where(op, name) + "is in CUDA device memory; this build of onnxpool has no CUDA kernels");
   }
   if (element_size(t.type) == 0) {
     return Status::invalid_argument(where(op, name) + "has an unknown element type code " +
@@ -33,10 +41,14 @@ Status check_input(PoolOp op, const char* name, const TensorView& t) {
   return Status::ok();
 }
 
-Status check_output(PoolOp op, const char* name, const TensorView& t, ElementType type,
-                    const std::vector<int64_t>& shape) {
+Status check_output(PoolOp op, const char* name, const TensorView& t, const TensorView& X,
+                    ElementType type, const std::vector<int64_t>& shape) {
   Status s = check_input(op, name, t);
   if (!s) return s;
+  if (t.device != X.device) {
+    return Status::invalid_argument(where(op, name) + "is in " + device_name(t.device) + " memory but 'X' is in " +
+                                    device_name(X.device) + " memory; a call's tensors must all live in one place");
+  }
   if (t.type != type) {
     return Status::invalid_argument(where(op, name) + "must be " + element_type_name(type) + ", got " +
                                     element_type_name(t.type));

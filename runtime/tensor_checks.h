@@ -11,10 +11,11 @@
 
 namespace onnxpool::detail {
 
-// Host memory, non-null data (unless empty), dims >= 0.
+// Known element type and device (CUDA only in a build with CUDA kernels),
+// non-null data (unless empty), dims >= 0.
 Status check_input(PoolOp op, const char* name, const TensorView& t);
-// Also: exactly `type` and `shape`.
-Status check_output(PoolOp op, const char* name, const TensorView& t, ElementType type,
+// Also: X's device, exactly `type` and `shape`.
+Status check_output(PoolOp op, const char* name, const TensorView& t, const TensorView& X, ElementType type,
                     const std::vector<int64_t>& shape);
 
 std::string shape_string(const std::vector<int64_t>& shape);

@@ -45,21 +45,14 @@ install_python_env() {
 }
 
 configure_and_build() {
-  local halide_dir
-  halide_dir="$(.venv/bin/python -c 'import halide; print(halide.install_dir())')"
-  if [[ ! -f build/build.ninja ]]; then
+  # CMakePresets.json's x86-64 preset: build/ with Ninja from the .venv; the
+  # project's CMake finds Halide in the .venv (cmake/OnnxpoolHalideLocation.cmake).
+  if [[ ! -f build/build.ninja || $# -gt 0 ]]; then
     step "Configuring build/"
-    .venv/bin/cmake -S . -B build -G Ninja \
-      -DCMAKE_MAKE_PROGRAM="$root/.venv/bin/ninja" \
-      -DPython3_EXECUTABLE="$root/.venv/bin/python" \
-      -DHalide_DIR="$halide_dir/lib64/cmake/Halide" \
-      -DHalideHelpers_DIR="$halide_dir/lib64/cmake/HalideHelpers" \
-      "$@"
-  elif [[ $# -gt 0 ]]; then
-    .venv/bin/cmake -S . -B build "$@"
+    .venv/bin/cmake --preset x86-64 "$@"
   fi
   step "Building (the first build generates every kernel: a few minutes)"
-  .venv/bin/cmake --build build
+  .venv/bin/cmake --build --preset x86-64
 }
 
 install_debian_packages

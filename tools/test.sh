@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Sets up what is missing, builds, and runs every test (what CI runs).
+# Sets up what is missing, builds, and runs every test (what CI runs):
+# the x86-64 library's suite, then the ARM64 library's, cross-built and run
+# under qemu-aarch64.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 tools/setup.sh
-printf '\n== Running every test (ctest)\n'
-.venv/bin/ctest --test-dir build --output-on-failure -j "$(nproc)"
+printf '\n== Running every test of the x86-64 build (ctest)\n'
+.venv/bin/ctest --preset x86-64 -j "$(nproc)"
+tools/build_preset.sh arm64
+printf '\n== Running every test of the ARM64 build under qemu-aarch64 (ctest)\n'
+.venv/bin/ctest --preset arm64 -j "$(nproc)"

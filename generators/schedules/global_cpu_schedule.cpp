@@ -16,6 +16,11 @@ using Halide::Var;
 
 void schedule_global_pool_cpu(GlobalPool& pool, const CpuTiling& tiling) {
   const int vector_size = tiling.vector_size;
+  // Partials are loaded a whole vector at a time from within the plane.
+  if (pool.lanes % vector_size != 0) {
+    throw Halide::CompileError("global pool: " + std::to_string(pool.lanes) + " partials do not fill vectors of " +
+                               std::to_string(vector_size) + " (CpuTiling::global_lanes)");
+  }
   Halide::Func out = pool.output;
   Var task("task"), plane_in_task("plane_in_task");
   out.split(pool.plane, task, plane_in_task, pool.planes_per_task, TailStrategy::GuardWithIf).parallel(task);

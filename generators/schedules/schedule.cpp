@@ -3,6 +3,7 @@
 #include "cpu_schedule.h"
 #include "cpu_tiling.h"
 #include "global_cpu_schedule.h"
+#include "gpu_schedule.h"
 
 namespace onnxpool::gen {
 namespace {
@@ -13,22 +14,24 @@ CpuTiling cpu_tiling(const Halide::Target& target, const Halide::Type& accumulat
     case Halide::Target::ARM: return arm_tiling(target, accumulator);
     default: break;
   }
-  user_error << "onnxpool generators: no CPU schedule for target " << target.to_string()
-             << " (generators/schedules/schedule.cpp picks one per architecture)";
-  return {};
+  throw Halide::CompileError("onnxpool generators: no CPU schedule for target " + target.to_string() +
+                              " (generators/schedules/schedule.cpp picks one per architecture)");
 }
 
 }  // namespace
 
 void schedule_separable_pool(SeparablePool& pool, const Halide::Target& target) {
+  if (target.has_gpu_feature()) return schedule_separable_pool_gpu(pool, target);
   schedule_separable_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
 }
 
 void schedule_global_pool(GlobalPool& pool, const Halide::Target& target) {
+  if (target.has_gpu_feature()) return schedule_global_pool_gpu(pool, target);
   schedule_global_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
 }
 
 int global_lanes(const Halide::Target& target, const Halide::Type& accumulator) {
+  if (target.has_gpu_feature()) return gpu_global_lanes();
   return cpu_tiling(target, accumulator).global_lanes;
 }
 

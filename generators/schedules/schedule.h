@@ -1,6 +1,7 @@
 // The schedule of every pooling pipeline, picked by target family: a GPU
-// target gets the GPU schedule; CPUs share the CPU loop nests, sized by the
-// family's tiling (x86_tiling.cpp, arm_tiling.cpp). Generators call only these.
+// target gets the GPU schedule (gpu_schedule.cpp); CPUs share the CPU loop
+// nests, sized by the family's tiling (x86_tiling.cpp, arm_tiling.cpp).
+// Generators call only these.
 #pragma once
 
 #include "Halide.h"

@@ -1,11 +1,11 @@
-// x86 (SSE4.1, AVX2, AVX-512): one natural vector per step.
+// x86 (SSE4.1, AVX2, AVX-512): one natural vector per step, and one vector
+// of partials per plane in the global pools.
 //
-// Measured on the 2-vCPU AVX-512 VM (bench/, README performance table): the
-// separable stages are load/store bound, and a wider step (2 vectors) only
-// lengthened the masked row tails on 28- and 56-wide planes; the global
-// pools at one vector of partials fold in log2(16) steps per plane, which on
-// 49-element planes (S5) is already a fifth of the work, so more partials
-// would cost more than the longer dependency chain saves.
+// The loop nests were tuned at this width on the 2-vCPU AVX-512 VM (the
+// README's performance table); with 8 to 16 float32 lanes per register a
+// natural vector already amortizes the loop overhead that makes ARM's
+// 4-lane steps worth widening (arm_tiling.cpp). Wider x86 steps have not
+// been measured yet.
 #include "cpu_tiling.h"
 
 namespace onnxpool::gen {

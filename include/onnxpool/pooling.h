@@ -55,6 +55,21 @@ Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorV
 Status set_num_threads(int threads);
 int num_threads();
 
+// Where the kernels run for host tensors. kCpu (the default): this process's
+// threads. kOpenCL, kCuda: a GPU through that API, in a build with its
+// targets (backend_compiled); each call uploads X, runs, and copies the
+// results back into Y (and Indices). Tensors in CUDA device memory
+// (Device::kCuda) always run on CUDA and stay there, whatever is set here.
+// No driver, no device or a failing GPU call gives a status, never an abort.
+enum class Backend { kCpu, kOpenCL, kCuda };
+// invalid_argument for a value outside the enum; unsupported for a backend
+// this build has no kernels for.
+Status set_backend(Backend backend);
+Backend active_backend();
+bool backend_compiled(Backend backend);
+// "cpu", "opencl", "cuda".
+const char* backend_name(Backend backend);
+
 // Caps the instruction-set variant the x86 runtime dispatcher may pick, e.g.
 // to compare variants or to avoid AVX-512 clock throttling. kNative (the
 // default) picks the best variant this CPU supports.

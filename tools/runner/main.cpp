@@ -8,6 +8,7 @@
 
 #include "case_files.h"
 #include "case_runner.h"
+#include "onnxpool/pooling.h"
 
 namespace {
 
@@ -17,22 +18,37 @@ constexpr int kExitUsage = 2;
 
 void print_usage(std::FILE* stream) {
   std::fprintf(stream,
-               "usage: onnxpool_test_runner [--output-dir DIR] PATH...\n"
+               "usage: onnxpool_test_runner [--device cpu|opencl|cuda] [--output-dir DIR] PATH...\n"
                "\n"
                "PATH is one ONNX backend test case folder (model.onnx and\n"
                "test_data_set_N/{input,output}_K.pb) or a folder of such folders,\n"
                "run in name order. Prints PASS <case> or FAIL <case>: <reason> for\n"
                "each, then 'N passed, M failed'. Exits 1 if any case failed.\n"
                "\n"
+               "  --device NAME     where the kernels run: cpu (the default), or a GPU\n"
+               "                    through opencl or cuda (a build with those targets\n"
+               "                    and a driver); tensors stay in host memory\n"
                "  --output-dir DIR  also write what onnxpool computed to\n"
                "                    DIR/<case>/test_data_set_N/output_K.pb, with the\n"
                "                    model and inputs, as a runnable case folder\n");
 }
 
 struct Arguments {
+  onnxpool::Backend backend = onnxpool::Backend::kCpu;
   std::filesystem::path output_dir;
   std::vector<std::filesystem::path> paths;
 };
+
+bool parse_backend(const std::string& name, onnxpool::Backend* backend) {
+  for (onnxpool::Backend b : {onnxpool::Backend::kCpu, onnxpool::Backend::kOpenCL, onnxpool::Backend::kCuda}) {
+    if (name == onnxpool::backend_name(b)) {
+      *backend = b;
+      return true;
+    }
+  }
+  std::fprintf(stderr, "onnxpool_test_runner: --device must be cpu, opencl or cuda, got '%s'\n", name.c_str());
+  return false;
+}
 
 // Returns -1 when the arguments are fine, else the exit code to stop with.
 int parse_arguments(int argc, char** argv, Arguments* arguments) {
@@ -51,6 +67,10 @@ int parse_arguments(int argc, char** argv, Arguments* arguments) {
         return kExitUsage;
       }
       arguments->output_dir = argv[++i];
+    } else if (!options_done && arg == "--device") {
+      if (i + 1 >= argc || !parse_backend(argv[++i], &arguments->backend)) return kExitUsage;
+    } else if (!options_done && arg.rfind("--device=", 0) == 0) {
+      if (!parse_backend(arg.substr(std::strlen("--device=")), &arguments->backend)) return kExitUsage;
     } else if (!options_done && arg.rfind("--output-dir=", 0) == 0) {
       arguments->output_dir = arg.substr(std::strlen("--output-dir="));
     } else if (!options_done && arg.size() > 1 && arg[0] == '-') {
@@ -75,6 +95,12 @@ int main(int argc, char** argv) {
   const int stop = parse_arguments(argc, argv, &arguments);
   if (stop >= 0) return stop;
 
+  const onnxpool::Status backend_set = onnxpool::set_backend(arguments.backend);
+  if (!backend_set) {
+    std::fprintf(stderr, "onnxpool_test_runner: --device %s: %s\n", onnxpool::backend_name(arguments.backend),
+                 backend_set.message().c_str());
+    return kExitUsage;
+  }
   onnxpool_runner::RunOptions options;
   options.output_dir = arguments.output_dir;
   size_t passed = 0;

@@ -1,0 +1,116 @@
+// GPU schedules.
+//
+// Separable pools, per call:
+//   kernel: each `rows` stage's identity fill      (one thread per row entry)
+//   kernel: each `rows` stage's reduction          (one thread per (input x,
+//           output row), the row taps in a register)
+//   kernel: the output, one thread per output value, its `window` stages
+//           reduced in registers from the row buffers
+// The row buffers live in device memory for the call: their size depends on
+// run-time strides and pads, and a GPU block cannot allocate a run-time
+// sized shared buffer portably. Every spatial axis but x is fused with the
+// plane axis into the blocks' second dimension, so a call is a handful of
+// launches, never one per plane.
+//
+// Global pools: one block per plane, `gpu_global_lanes()` threads, each
+// folding a strided slice of the plane (consecutive threads read
+// consecutive elements); the fold tree halves them in shared memory and one
+// thread adds the tail; one thread writes the result.
+#include "gpu_schedule.h"
+
+namespace onnxpool::gen {
+
+using Halide::TailStrategy;
+using Halide::Var;
+using Halide::VarOrRVar;
+
+namespace {
+
+// 32 x 8 threads: a warp along x for coalesced loads, 256 threads a block.
+constexpr int kTileX = 32;
+constexpr int kTileY = 8;
+constexpr int kGlobalLanes = 64;
+
+// Fuses dimensions 1..rank of `vars` (the outer spatial axes and the plane)
+// into one, so that blocks cover every plane in one launch.
+VarOrRVar fuse_outer(Halide::Stage stage, const std::vector<VarOrRVar>& vars, const std::string& name) {
+  if (vars.size() == 2) return vars[1];
+  Var fused(name);
+  stage.fuse(vars[1], vars[2], fused);
+  for (size_t i = 3; i < vars.size(); ++i) stage.fuse(fused, vars[i], fused);
+  return fused;
+}
+
+void tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, const std::string& prefix) {
+  const bool x_is_rvar = x.is_rvar;
+  const bool y_is_rvar = y.is_rvar;
+  auto var_like = [&](bool rvar, const std::string& name) -> VarOrRVar {
+    if (rvar) return Halide::RVar(prefix + name);
+    return Var(prefix + name);
+  };
+  VarOrRVar xo = var_like(x_is_rvar, "_xo"), xi = var_like(x_is_rvar, "_xi");
+  VarOrRVar yo = var_like(y_is_rvar, "_yo"), yi = var_like(y_is_rvar, "_yi");
+  stage.gpu_tile(x, y, xo, yo, xi, yi, kTileX, kTileY, TailStrategy::GuardWithIf);
+}
+
+}  // namespace
+
+int gpu_global_lanes() { return kGlobalLanes; }
+
+void schedule_separable_pool_gpu(SeparablePool& pool, const Halide::Target&) {
+  const int rank = pool.spatial_rank;
+  std::vector<VarOrRVar> out_vars(pool.vars.begin(), pool.vars.end());
+  Halide::Func out = pool.output;
+  const VarOrRVar out_outer = fuse_outer(out, out_vars, "out_outer");
+  Var xo("out_xo"), xi("out_xi");
+  Var yo("out_yo"), yi("out_yi");
+  out.gpu_tile(pool.vars[0], out_outer.var, xo, yo, xi, yi, kTileX, kTileY, TailStrategy::GuardWithIf);
+
+  for (SeparableStages& stage : pool.stages) {
+    // One output value per thread: its window in registers.
+    stage.window.compute_at(out, xi);
+
+    stage.rows.compute_root();
+    std::vector<VarOrRVar> fill_vars(pool.vars.begin(), pool.vars.end());
+    tile_2d(stage.rows, fill_vars[0], fuse_outer(stage.rows, fill_vars, stage.rows.name() + "_outer"),
+            stage.rows.name() + "_fill");
+
+    // The reduction: row taps innermost (in a register), then one thread per
+    // (input x, output row). Distinct input x write distinct entries, which
+    // is what lets Halide run that reduction axis in parallel.
+    Halide::Stage reduce = stage.rows.update(0);
+    std::vector<VarOrRVar> order;
+    for (int i = 1; i < stage.taps.dimensions(); ++i) order.emplace_back(stage.taps[i]);
+    order.emplace_back(stage.taps[0]);
+    for (int i = 1; i <= rank; ++i) order.emplace_back(pool.vars[i]);
+    reduce.reorder(order);
+    std::vector<VarOrRVar> reduce_vars = {stage.taps[0]};
+    for (int i = 1; i <= rank; ++i) reduce_vars.emplace_back(pool.vars[i]);
+    tile_2d(reduce, reduce_vars[0], fuse_outer(reduce, reduce_vars, stage.rows.name() + "_reduce_outer"),
+            stage.rows.name() + "_reduce");
+  }
+}
+
+void schedule_global_pool_gpu(GlobalPool& pool, const Halide::Target&) {
+  if (pool.lanes != kGlobalLanes) {
+    throw Halide::CompileError("global pool on a GPU: expected " + std::to_string(kGlobalLanes) + " partials, got " +
+                               std::to_string(pool.lanes));
+  }
+  Halide::Func out = pool.output;
+  Var block("plane_block"), thread("plane_thread");
+  out.split(pool.plane, block, thread, 1, TailStrategy::GuardWithIf).gpu_blocks(block).gpu_threads(thread);
+  for (GlobalStages& g : pool.stages) {
+    // At block level: a later stage (GlobalLpPool's scaled sum) reads an
+    // earlier stage's total from every thread of the block.
+    g.total.compute_at(out, block);
+    g.partial.compute_at(out, block).gpu_threads(pool.lane);
+    g.partial.update(0).gpu_threads(pool.lane);
+    int width = pool.lanes;
+    for (Halide::Func& fold : g.folds) {
+      width /= 2;
+      fold.compute_at(out, block).bound(pool.lane, 0, width).gpu_threads(pool.lane);
+    }
+  }
+}
+
+}  // namespace onnxpool::gen

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "cuda_context.h"
 #include "onnxpool/pooling.h"
 #include "thread_pool.h"
 
@@ -37,6 +38,7 @@ void ensure_halide_configured() {
     halide_set_error_handler(on_halide_error);
     // parallel_for has halide_do_par_for's signature.
     halide_set_custom_do_par_for(parallel_for);
+    use_cuda_primary_context();
     apply_thread_count();
   });
 }

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "backend.h"
-#include "half_widening.h"
 #include "gpu_buffers.h"
+#include "half_widening.h"
 #include "halide_glue.h"
 #include "onnxpool/pooling.h"
 

@@ -16,6 +16,11 @@
 // folding a strided slice of the plane (consecutive threads read
 // consecutive elements); the fold tree halves them in shared memory and one
 // thread adds the tail; one thread writes the result.
+//
+// Measured: correctness only, on PoCL (OpenCL on the CPU, whose timings say
+// nothing about a GPU); no GPU has been lent to this project yet, so the
+// tile sizes below are the conventional starting point (a warp along x),
+// not tuned ones.
 #include "gpu_schedule.h"
 
 namespace onnxpool::gen {

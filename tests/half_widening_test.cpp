@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 
 #include "half_widening.h"
@@ -17,18 +16,6 @@ namespace onnxpool_test {
 namespace {
 
 namespace runtime = onnxpool::detail;
-
-uint32_t bits_of(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-float float_from_bits(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
 
 bool is_float16_nan(uint16_t h) { return (h & 0x7FFFu) > 0x7C00u; }
 bool is_bfloat16_nan(uint16_t h) { return (h & 0x7FFFu) > 0x7F80u; }
@@ -42,7 +29,7 @@ TEST(HalfWidening, EveryFloat16WidensExactlyAndNarrowsBack) {
       ASSERT_EQ(runtime::float_to_float16(wide), 0x7E00) << std::hex << h;  // the canonical NaN
       continue;
     }
-    ASSERT_EQ(bits_of(wide), bits_of(float16_to_float(half))) << std::hex << h;
+    ASSERT_EQ(float_bits(wide), float_bits(float16_to_float(half))) << std::hex << h;
     ASSERT_EQ(runtime::float_to_float16(wide), half) << std::hex << h;
   }
 }
@@ -56,7 +43,7 @@ TEST(HalfWidening, EveryBfloat16WidensExactlyAndNarrowsBack) {
       ASSERT_EQ(runtime::float_to_bfloat16(wide), 0x7FC0) << std::hex << h;
       continue;
     }
-    ASSERT_EQ(bits_of(wide), bits_of(bfloat16_to_float(half))) << std::hex << h;
+    ASSERT_EQ(float_bits(wide), float_bits(bfloat16_to_float(half))) << std::hex << h;
     ASSERT_EQ(runtime::float_to_bfloat16(wide), half) << std::hex << h;
   }
 }
@@ -69,8 +56,8 @@ TEST(HalfWidening, NarrowingRoundsLikeTheReference) {
     for (int i = 0; i < 300; ++i) {
       const float value = float_from_bits((high << 23) | (engine() & 0x7FFFFFu));
       if (std::isnan(value)) continue;
-      ASSERT_EQ(runtime::float_to_float16(value), float16_from_float(value)) << std::hex << bits_of(value);
-      ASSERT_EQ(runtime::float_to_bfloat16(value), bfloat16_from_float(value)) << std::hex << bits_of(value);
+      ASSERT_EQ(runtime::float_to_float16(value), float16_from_float(value)) << std::hex << float_bits(value);
+      ASSERT_EQ(runtime::float_to_bfloat16(value), bfloat16_from_float(value)) << std::hex << float_bits(value);
     }
   }
   for (uint32_t h = 0; h < 0x7BFF; ++h) {  // midpoints between consecutive finite float16 values

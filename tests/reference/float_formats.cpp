@@ -47,18 +47,6 @@ uint16_t encode(double value, SmallFloatFormat format) {
   return static_cast<uint16_t>(sign | static_cast<uint32_t>(field));
 }
 
-uint32_t float_bits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-float float_from_bits(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
 constexpr int kFloatMantissaBits = 23;
 
 uint16_t encode_float(float value, SmallFloatFormat format) {
@@ -92,6 +80,18 @@ float decode(uint16_t bits, SmallFloatFormat format) {
 }
 
 }  // namespace
+
+uint32_t float_bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+float float_from_bits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
 
 uint16_t float16_from_double(double value) { return encode(value, kBinary16); }
 uint16_t bfloat16_from_double(double value) { return encode(value, kBfloat16); }

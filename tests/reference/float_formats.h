@@ -8,6 +8,10 @@
 
 namespace onnxpool_test {
 
+// A float's bit pattern and back.
+uint32_t float_bits(float value);
+float float_from_bits(uint32_t bits);
+
 // Round to nearest, ties to even; overflow gives infinity; a NaN stays NaN.
 uint16_t float16_from_double(double value);
 uint16_t bfloat16_from_double(double value);

@@ -17,18 +17,6 @@ namespace {
 constexpr uint16_t kBinary16QuietBit = 0x0200;
 constexpr uint16_t kBfloat16QuietBit = 0x0040;
 
-float float_from_bits(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-uint32_t bits_of(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
 TEST(Float16Conversion, EncodesHandWorkedValues) {
   EXPECT_EQ(float16_from_double(1.0), 0x3C00);
   EXPECT_EQ(float16_from_double(-2.0), 0xC000);
@@ -81,7 +69,7 @@ TEST(Float16Conversion, RoundTripsEveryBitPattern) {
 TEST(Bfloat16Conversion, RoundTripsEveryBitPattern) {
   for (uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
     const float wide = bfloat16_to_float(static_cast<uint16_t>(bits));
-    ASSERT_EQ(bits_of(wide), bits << 16) << std::hex << bits;  // bfloat16 is the top half of a float
+    ASSERT_EQ(float_bits(wide), bits << 16) << std::hex << bits;  // bfloat16 is the top half of a float
     const uint16_t back = bfloat16_from_float(wide);
     if (std::isnan(wide)) {
       ASSERT_EQ(back | kBfloat16QuietBit, bits | kBfloat16QuietBit) << std::hex << bits;
@@ -133,7 +121,7 @@ TEST(Float16Conversion, MatchesTheCompilersFloat16) {
     const CompilerFloat16 compiler = static_cast<CompilerFloat16>(value);
     uint16_t expected;
     std::memcpy(&expected, &compiler, sizeof expected);
-    ASSERT_EQ(float16_from_float(value), expected) << std::hex << bits_of(value);
+    ASSERT_EQ(float16_from_float(value), expected) << std::hex << float_bits(value);
     ASSERT_EQ(float16_to_float(expected), static_cast<float>(compiler));
   }
 }
@@ -142,7 +130,7 @@ TEST(Float16Conversion, MatchesTheCompilersFloat16) {
 TEST(Bfloat16Conversion, MatchesTheRoundingBiasFormula) {
   for (float value : sample_floats()) {
     if (std::isnan(value)) continue;
-    const uint32_t bits = bits_of(value);
+    const uint32_t bits = float_bits(value);
     const uint16_t expected = static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
     ASSERT_EQ(bfloat16_from_float(value), expected) << std::hex << bits;
   }

@@ -36,6 +36,9 @@ struct PrimaryContext {
 
 PrimaryContext retain_primary_context(void* user_context) {
   PrimaryContext result;
+  // RTLD_GLOBAL: Halide's runtime looks its CUDA calls up by name in the
+  // process, and on its own it opens only "libcuda.so", which a driver
+  // install without development links lacks.
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (library == nullptr) library = dlopen("libcuda.so", RTLD_NOW | RTLD_GLOBAL);
   if (library == nullptr) {

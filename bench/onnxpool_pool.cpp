@@ -6,21 +6,10 @@
 #include <vector>
 
 #include "aligned_buffer.h"
+#include "onnxpool_attributes.h"
 
 namespace onnxpool_bench {
 namespace {
-
-onnxpool::PoolOp onnxpool_op(const PoolOpSpec& op) {
-  switch (op.reduction) {
-    case Reduction::kMax:
-      return op.global ? onnxpool::PoolOp::kGlobalMaxPool : onnxpool::PoolOp::kMaxPool;
-    case Reduction::kAverage:
-      return op.global ? onnxpool::PoolOp::kGlobalAveragePool : onnxpool::PoolOp::kAveragePool;
-    case Reduction::kLp:
-      return op.global ? onnxpool::PoolOp::kGlobalLpPool : onnxpool::PoolOp::kLpPool;
-  }
-  return onnxpool::PoolOp::kMaxPool;
-}
 
 class OnnxpoolPool final : public PoolRunner {
  public:
@@ -31,35 +20,13 @@ class OnnxpoolPool final : public PoolRunner {
       fail("Indices exist only for MaxPool");
       return;
     }
-    onnxpool::Attributes raw;
-    if (!op.global) {
-      raw.set("kernel_shape", std::vector<int64_t>{pc.kernel_h, pc.kernel_w})
-          .set("strides", std::vector<int64_t>{pc.stride_h, pc.stride_w})
-          .set("pads",
-               std::vector<int64_t>{pc.pad_top, pc.pad_left, pc.pad_bottom, pc.pad_right});
-    }
-    if (op.reduction == Reduction::kAverage && !op.global) {
-      raw.set("count_include_pad", static_cast<int64_t>(kCountIncludePad ? 1 : 0));
-    }
-    if (op.reduction == Reduction::kLp) raw.set("p", static_cast<int64_t>(kLpP));
-    onnxpool::Status status = onnxpool::PoolAttributes::parse(onnxpool_op(op), raw, &attributes_);
+    onnxpool::Status status = onnxpool_case_attributes(op, pc, &attributes_);
     if (!status) {
-      fail("onnxpool attributes: " + status.message());
+      fail(status.message());
       return;
     }
-
     const std::vector<int64_t> input_shape = {pc.n, pc.c, pc.h, pc.w};
-    std::vector<int64_t> output_shape;
-    status = onnxpool::infer_output_shape(attributes_, input_shape, &output_shape);
-    if (!status) {
-      fail("onnxpool shape inference: " + status.message());
-      return;
-    }
-    // A disagreement here would make every later comparison meaningless.
-    if (output_shape != std::vector<int64_t>{pc.n, pc.c, pc.out_h(), pc.out_w()}) {
-      fail("onnxpool infers a different output shape than the benchmark case");
-      return;
-    }
+    const std::vector<int64_t> output_shape = {pc.n, pc.c, pc.out_h(), pc.out_w()};
 
     status = onnxpool::set_num_threads(threads);
     if (!status) {

@@ -10,10 +10,11 @@
 
 set(ONNXPOOL_KERNEL_DIR "${CMAKE_BINARY_DIR}/kernels")
 # The generator executable: built here, or imported from a host build when
-# cross-compiling (add_halide_generator's namespaced name covers both).
+# cross-compiling or given onnxpool-halide_generators_ROOT
+# (add_halide_generator's namespaced name covers both).
 set(ONNXPOOL_GENERATORS onnxpool::halide_generators::onnxpool_generators)
 # A file-level dependency on an imported executable needs its path.
-if(CMAKE_CROSSCOMPILING)
+if(CMAKE_CROSSCOMPILING OR onnxpool-halide_generators_FOUND)
   set(ONNXPOOL_GENERATORS_DEPENDS "$<TARGET_FILE:${ONNXPOOL_GENERATORS}>")
 else()
   set(ONNXPOOL_GENERATORS_DEPENDS onnxpool_generators)

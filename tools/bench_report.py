@@ -17,6 +17,12 @@ floor is the fastest of them), and anything else a peer. New operators, cases an
 peers therefore need no change here.
 
     tools/bench_report.py results.json [more.json ...] [-o report.md] [--plot FILE | --no-plot]
+                          [--title TEXT]
+
+The GPU run (tools/gpu_check.sh) merges bench/gpu's onnxpool_gpu_bench and
+bench/torch_gpu_peers.py with it the same way: there "1t" is the one host thread
+that calls, the fastest peer the fastest torch formulation and layout, and the
+floor a device-to-device copy.
 
 The plot needs matplotlib (pip install matplotlib==3.11.2); the tables do not.
 """
@@ -276,6 +282,8 @@ def context_lines(contexts):
     for path, context in contexts:
         versions = context.get("peer_versions") or {}
         extra = "".join(f", {name} {version}" for name, version in versions.items())
+        if context.get("cuda_device"):  # the GPU run's inputs name their device
+            extra += f", GPU {context['cuda_device']}"
         lines.append(
             f"- `{path}` ({context.get('executable', '?')}{extra}): {context.get('date', '?')}, "
             f"host {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs at "
@@ -296,8 +304,8 @@ def note_lines(contexts):
     return ["## Notes", ""] + [f"- {note}" for note in notes] + [""]
 
 
-def markdown(tables, contexts, unparsed):
-    lines = ["# onnxpool benchmark report", ""]
+def markdown(tables, contexts, unparsed, title="onnxpool benchmark report"):
+    lines = [f"# {title}", ""]
     lines += context_lines(contexts)
     lines += [
         "",
@@ -387,6 +395,8 @@ def main(argv):
     parser.add_argument("--plot", help="PNG path (default: the output path with .png, "
                         "or bench_report.png when printing to stdout)")
     parser.add_argument("--no-plot", action="store_true", help="tables only")
+    parser.add_argument("--title", default="onnxpool benchmark report",
+                        help="the report's heading (tools/gpu_check.sh names the GPU run's)")
     args = parser.parse_args(argv)
 
     measurements, contexts, unparsed = load(args.results)
@@ -395,7 +405,7 @@ def main(argv):
               file=sys.stderr)
         return 1
     tables = group_by_table(measurements)
-    report = markdown(tables, contexts, unparsed)
+    report = markdown(tables, contexts, unparsed, args.title)
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(report + "\n", encoding="utf-8")

@@ -23,10 +23,11 @@ file(MAKE_DIRECTORY "${ONNXPOOL_KERNEL_DIR}")
 
 # onnxpool_add_kernel(NAME <fn> GENERATOR <registered name> OP <PoolOp suffix>
 #                     TYPE <ElementType suffix> RANK <0|1|2|3> VARIANT <KernelVariant suffix>
-#                     [FEATURES <Halide target feature>...] PARAMS <k=v>...)
+#                     [CPU_ONLY] [FEATURES <Halide target feature>...] PARAMS <k=v>...)
 # RANK 0 is a global kernel over flattened planes. FEATURES are added to every target.
+# CPU_ONLY: no kernel for the GPU targets (the runtime uses another variant there).
 function(onnxpool_add_kernel)
-  cmake_parse_arguments(ARG "" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "FEATURES;PARAMS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU_ONLY" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "FEATURES;PARAMS" ${ARGN})
   set(features user_context no_runtime ${ARG_FEATURES})
   list(JOIN features "-" features)
   set(runs "")
@@ -39,7 +40,12 @@ function(onnxpool_add_kernel)
     # needs cl_khr_fp16, an optional extension (PoCL lacks it); without
     # cl_half the runtime runs them on the float32 kernels
     # (runtime/half_widening.cpp).
-    if(target MATCHES "opencl" AND NOT target MATCHES "cl_half" AND ARG_TYPE MATCHES "^k(Float16|BFloat16)$")
+    set(gpu_target OFF)
+    if(target MATCHES "(opencl|cuda|metal|vulkan|d3d12compute|webgpu)")
+      set(gpu_target ON)
+    endif()
+    if((ARG_CPU_ONLY AND gpu_target) OR
+       (target MATCHES "opencl" AND NOT target MATCHES "cl_half" AND ARG_TYPE MATCHES "^k(Float16|BFloat16)$"))
       list(APPEND runs "nullptr")
       list(APPEND metadata "nullptr")
       continue()

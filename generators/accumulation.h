@@ -2,6 +2,9 @@
 // share: accumulator types, integer powers and Lp roots.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "Halide.h"
 
 namespace onnxpool::gen {
@@ -49,6 +52,14 @@ inline Halide::Expr convert(const Halide::Type& to, Halide::Expr value) {
   return Halide::cast(to, value);
 }
 
+// The identity of + in IEEE arithmetic, which the summing pools start from
+// and pad with: -0.0, not +0.0 (+0 + -0 is +0, so a window of -0 taps would
+// come out +0; numpy keeps -0). Its bit pattern is also not one repeated
+// byte, so LLVM keeps the fill of a row buffer as vector stores instead of a
+// memset call per row: AveragePool S4 96 -> 88 us. A window of padding only
+// sums to -0.0.
+inline Halide::Expr additive_identity(const Halide::Type& t) { return Halide::Internal::make_const(t, -0.0); }
+
 // LpPool without scaling sums |x|^p directly, in a type wide enough that no
 // value of the element type overflows or underflows it for the p the runtime
 // allows there (runtime/lp_pool.cpp: unscaled_lp_is_exact): float64 for
@@ -77,6 +88,17 @@ inline Halide::Expr integer_root(const Halide::Expr& s, const Halide::Expr& p) {
   Halide::Expr itself = s == Halide::Internal::make_zero(s.type()) || !Halide::is_finite(s);
   return Halide::select(p == 1, s, p == 2, Halide::sqrt(s), itself, s, Halide::pow(s, 1 / Halide::cast(s.type(), p)));
 }
+
+// How an Lp kernel keeps sum |x|^p from overflowing or underflowing
+// (lppool_generator.cpp; the runtime picks one per call, runtime/lp_pool.cpp).
+enum class LpAlgorithm {
+  kWide,     // sum in a type so much wider than X's that nothing can go wrong
+  kFloat32,  // sum in float32: only for inputs the range check passed
+  kScaled,   // divide each window by its largest magnitude: any type and p
+};
+
+inline const std::map<std::string, LpAlgorithm> kLpAlgorithmNames = {
+    {"wide", LpAlgorithm::kWide}, {"float32", LpAlgorithm::kFloat32}, {"scaled", LpAlgorithm::kScaled}};
 
 // The p that get loop nests of their own (one copy of the loop nest each;
 // ONNX defaults to p = 2).

@@ -53,12 +53,21 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64)
       onnxpool_add_kernel(
         NAME onnxpool_lppool_${type}_${rank}d GENERATOR onnxpool_lppool OP kLpPool
         TYPE ${type_enum} RANK ${rank} VARIANT kPlain FEATURES ${sum_features}
-        PARAMS element_type=${halide_type} spatial_rank=${rank} scaled=false)
+        PARAMS element_type=${halide_type} spatial_rank=${rank} algorithm=wide)
+    endif()
+    # float32 sums for the types whose wide sum is float64, run after the
+    # range check (generators/lp_range_generator.cpp). CPU only: on a GPU the
+    # check would be a second launch and a copy back for little gain.
+    if(type STREQUAL "float32" OR type STREQUAL "bfloat16")
+      onnxpool_add_kernel(
+        NAME onnxpool_lppool_${type}_${rank}d_float32 GENERATOR onnxpool_lppool OP kLpPool CPU_ONLY
+        TYPE ${type_enum} RANK ${rank} VARIANT kFloat32Sum FEATURES ${sum_features}
+        PARAMS element_type=${halide_type} spatial_rank=${rank} algorithm=float32)
     endif()
     onnxpool_add_kernel(
       NAME onnxpool_lppool_${type}_${rank}d_scaled GENERATOR onnxpool_lppool OP kLpPool
       TYPE ${type_enum} RANK ${rank} VARIANT kScaled FEATURES ${sum_features}
-      PARAMS element_type=${halide_type} spatial_rank=${rank} scaled=true)
+      PARAMS element_type=${halide_type} spatial_rank=${rank} algorithm=scaled)
   endforeach()
 
   # Global operators see every spatial axis flattened into one (rank 0 here).
@@ -71,9 +80,18 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64)
   if(NOT type STREQUAL "float64")
     onnxpool_add_kernel(
       NAME onnxpool_globallppool_${type} GENERATOR onnxpool_globallppool OP kGlobalLpPool
-      TYPE ${type_enum} RANK 0 VARIANT kPlain FEATURES ${sum_features} PARAMS element_type=${halide_type} scaled=false)
+      TYPE ${type_enum} RANK 0 VARIANT kPlain FEATURES ${sum_features} PARAMS element_type=${halide_type} algorithm=wide)
+  endif()
+  if(type STREQUAL "float32" OR type STREQUAL "bfloat16")
+    onnxpool_add_kernel(
+      NAME onnxpool_globallppool_${type}_float32 GENERATOR onnxpool_globallppool OP kGlobalLpPool CPU_ONLY
+      TYPE ${type_enum} RANK 0 VARIANT kFloat32Sum FEATURES ${sum_features} PARAMS element_type=${halide_type} algorithm=float32)
+    # The range check both Lp operators run first; registered under LpPool.
+    onnxpool_add_kernel(
+      NAME onnxpool_lp_range_${type} GENERATOR onnxpool_lp_range OP kLpPool CPU_ONLY
+      TYPE ${type_enum} RANK 0 VARIANT kRangeCheck FEATURES ${sum_features} PARAMS element_type=${halide_type})
   endif()
   onnxpool_add_kernel(
     NAME onnxpool_globallppool_${type}_scaled GENERATOR onnxpool_globallppool OP kGlobalLpPool
-    TYPE ${type_enum} RANK 0 VARIANT kScaled FEATURES ${sum_features} PARAMS element_type=${halide_type} scaled=true)
+    TYPE ${type_enum} RANK 0 VARIANT kScaled FEATURES ${sum_features} PARAMS element_type=${halide_type} algorithm=scaled)
 endforeach()

@@ -39,6 +39,9 @@ struct SeparablePool {
   // Run-time conditions worth a separate copy of the whole loop nest, e.g.
   // "Indices are row-major", which avoids a vector division per output.
   std::vector<Halide::Expr> output_specializations;
+  // Funcs of one output coordinate that every plane shares (AveragePool's
+  // per-axis reciprocal counts): a CPU schedule computes them once per call.
+  std::vector<Halide::Func> per_axis_tables;
 };
 
 // What one separable reduction computes; where its taps lie is the pool's.

@@ -181,6 +181,11 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
   return Status::ok();
 }
 
+bool kernel_runs_on(const KernelEntry& kernel, Device device) {
+  const int target = pick_target(backend_for(device));
+  return target >= 0 && kernel.run[target] != nullptr;
+}
+
 Status launch_kernel(const KernelCall& call) {
   ensure_halide_configured();
   const WindowGeometry& g = *call.geometry;

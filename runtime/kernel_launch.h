@@ -15,17 +15,26 @@
 
 namespace onnxpool::detail {
 
-// A scalar argument beyond the window attributes, matched by name: a bool
-// or an int32 kernel argument, which the kernel reads through a pointer.
+// A scalar argument beyond the window attributes, matched by name: a bool,
+// int32 or float kernel argument, which the kernel reads through a pointer.
 struct ScalarArg {
   std::string name;
   bool flag = false;
   int32_t number = 0;
-  bool is_flag = true;
+  float real = 0.0f;
+  enum class Kind { kBool, kInt32, kFloat32 } kind = Kind::kBool;
 
-  static ScalarArg boolean(std::string n, bool v) { return ScalarArg{std::move(n), v, 0, true}; }
-  static ScalarArg int32(std::string n, int32_t v) { return ScalarArg{std::move(n), false, v, false}; }
-  const void* address() const { return is_flag ? static_cast<const void*>(&flag) : &number; }
+  static ScalarArg boolean(std::string n, bool v) { return ScalarArg{std::move(n), v, 0, 0.0f, Kind::kBool}; }
+  static ScalarArg int32(std::string n, int32_t v) { return ScalarArg{std::move(n), false, v, 0.0f, Kind::kInt32}; }
+  static ScalarArg float32(std::string n, float v) { return ScalarArg{std::move(n), false, 0, v, Kind::kFloat32}; }
+  const void* address() const {
+    switch (kind) {
+      case Kind::kBool: return &flag;
+      case Kind::kInt32: return &number;
+      case Kind::kFloat32: return &real;
+    }
+    return nullptr;
+  }
 };
 
 struct KernelCall {
@@ -38,6 +47,10 @@ struct KernelCall {
   // coordinates whose taps the divisor counts.
   std::vector<int64_t> count_begin, count_end;
 };
+
+// True when this build and CPU have `kernel` for the backend that runs calls
+// on tensors in `device` memory.
+bool kernel_runs_on(const KernelEntry& kernel, Device device);
 
 // Runs a windowed kernel (spatial_rank 1 to 3) or, for a kernel with
 // spatial_rank 0, a global one over the flattened planes.

@@ -11,8 +11,10 @@ struct halide_filter_metadata_t;
 
 namespace onnxpool::detail {
 
-// kScaled: LpPool's overflow-proof algorithm (generators/lppool_generator.cpp).
-enum class KernelVariant { kPlain, kWithIndices, kScaled };
+// LpPool and GlobalLpPool (generators/lppool_generator.cpp): kScaled, the
+// overflow-proof algorithm; kFloat32Sum, float32 sums for inputs that passed
+// kRangeCheck (a per-plane check, registered as LpPool rank 0).
+enum class KernelVariant { kPlain, kWithIndices, kScaled, kFloat32Sum, kRangeCheck };
 
 // Targets a kernel is compiled for (ONNXPOOL_ALL_TARGETS), at most.
 constexpr int kMaxTargets = 6;

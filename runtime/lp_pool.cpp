@@ -1,7 +1,9 @@
-// LpPool and GlobalLpPool entry points. Both pick between the kernels'
-// two algorithms (generators/lppool_generator.cpp): the unscaled sum when the
-// wide accumulator cannot overflow or underflow for this type and p, the
-// scaled one otherwise.
+// LpPool and GlobalLpPool entry points. Both try the float32 sums
+// (runtime/float32_lp.h) where the build has them, then pick between the
+// exact algorithms (generators/lppool_generator.cpp): the wide sum when its
+// accumulator cannot overflow or underflow for this type and p, the scaled
+// one otherwise.
+#include "float32_lp.h"
 #include "kernel_launch.h"
 #include "operator_setup.h"
 #include "onnxpool/pooling.h"
@@ -26,11 +28,16 @@ bool unscaled_lp_is_exact(ElementType type, int64_t p) {
 }
 
 Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  // float32 sums first when the range check clears X (float32_lp.h): twice
+  // the lanes of float64; otherwise an exact algorithm.
+  detail::Float32LpOutcome fast = detail::Float32LpOutcome::kUnavailable;
+  Status s = detail::run_float32_lp(op, attributes, X, Y, &fast);
+  if (!s || fast == detail::Float32LpOutcome::kRan) return s;
   const auto variant =
       unscaled_lp_is_exact(X.type, attributes.p) ? detail::KernelVariant::kPlain : detail::KernelVariant::kScaled;
   detail::WindowGeometry geometry;
   detail::KernelCall call;
-  Status s = detail::prepare_kernel_call(op, attributes, X, Y, variant, &geometry, &call);
+  s = detail::prepare_kernel_call(op, attributes, X, Y, variant, &geometry, &call);
   if (!s) return s;
   // validate_attributes bounds p to int32.
   call.scalars.push_back(detail::ScalarArg::int32("p", static_cast<int32_t>(attributes.p)));

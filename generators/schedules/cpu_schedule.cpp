@@ -114,6 +114,8 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const CpuTiling& tiling) {
   }
   with_algorithm_specializations(out);
 
+  for (Halide::Func table : pool.per_axis_tables) table.compute_root();
+
   Var xo("xo"), task("task");
   for (SeparableStages& stage : pool.stages) {
     stage.window.compute_at(out, xo);

@@ -1,0 +1,206 @@
+// LpPool's and GlobalLpPool's float32 sums (runtime/float32_lp.h), white
+// box: the range check must clear ordinary data (else every call would take
+// the float64 path and no test of the public API would notice) and stop
+// every input whose float32 sum of |x|^p could overflow or underflow (else a
+// wrong result would be returned). The public results of the inputs it
+// stops are checked by lp_pool_corner_case_test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "float32_lp.h"
+#include "support/approx_compare.h"
+#include "support/literal_tensors.h"
+#include "support/pool_cases.h"
+#include "support/pool_check.h"
+#include "support/pool_expectation.h"
+#include "support/random.h"
+#include "support/test_settings.h"
+
+namespace onnxpool_test {
+namespace {
+
+using onnxpool::PoolOp;
+using onnxpool::detail::Float32LpOutcome;
+using Ints = std::vector<int64_t>;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Float32Run {
+  onnxpool::Status status;
+  Float32LpOutcome outcome = Float32LpOutcome::kUnavailable;
+  HostTensor Y;
+};
+
+// Runs only the float32 path, into a Y pre-filled with a byte pattern.
+Float32Run run_float32(const PoolCase& c) {
+  Float32Run run;
+  onnxpool::PoolAttributes attributes;
+  run.status = onnxpool::PoolAttributes::parse(c.op, c.attributes, &attributes);
+  if (!run.status) return run;
+  std::vector<int64_t> shape;
+  run.status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
+  if (!run.status) return run;
+  run.Y = HostTensor(c.X.type(), shape);
+  run.Y.fill_bytes(0xA5);
+  run.status = onnxpool::detail::run_float32_lp(c.op, attributes, c.X.view(), run.Y.view(), &run.outcome);
+  return run;
+}
+
+PoolSpec window(Ints kernel, Ints strides, Ints pads, int64_t p) {
+  PoolSpec s;
+  s.kernel_shape = std::move(kernel);
+  s.strides = std::move(strides);
+  s.pads = std::move(pads);
+  s.p = p;
+  return s;
+}
+
+PoolSpec p_only(int64_t p) {
+  PoolSpec s;
+  s.p = p;
+  return s;
+}
+
+// A windowed case of each spatial rank and a global one, over X.
+std::vector<PoolCase> cases_over(ElementType type, const Ints& shape, const Values& values, int64_t p) {
+  const HostTensor X = tensor(type, shape, values);
+  const size_t rank = shape.size() - 2;
+  Ints kernel(rank, 2), strides(rank, 1), pads(2 * rank, 1);
+  return {make_pool_case(PoolOp::kLpPool, window(kernel, strides, pads, p), X),
+          make_pool_case(PoolOp::kGlobalLpPool, p_only(p), X)};
+}
+
+bool untouched(const HostTensor& Y) {
+  HostTensor pattern(Y.type(), Y.shape());
+  pattern.fill_bytes(0xA5);
+  return Y.same_bytes(pattern);
+}
+
+testing::AssertionResult matches_reference(const PoolCase& c, const HostTensor& Y) {
+  const PoolExpectation e = expected_pool_result(c);
+  return tensors_close("Y", Y.type(), e.values, e.allowed, Y);
+}
+
+TEST(Float32Lp, RunsOnOrdinaryDataWithReferenceResults) {
+  Random random(derive_seed(test_seed(), 9100, 0));
+  for (ElementType type : {ElementType::kFloat32, ElementType::kBFloat16}) {
+    for (const Ints& shape : {Ints{2, 3, 37}, Ints{1, 2, 19, 23}, Ints{1, 2, 5, 6, 7}}) {
+      Values values;
+      int64_t size = 1;
+      for (int64_t d : shape) size *= d;
+      for (int64_t i = 0; i < size; ++i) values.push_back(static_cast<double>(random.between(-32, 32)) / 8);
+      for (int64_t p : {1, 2, 3, 5}) {
+        for (const PoolCase& c : cases_over(type, shape, values, p)) {
+          const Float32Run run = run_float32(c);
+          ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+          EXPECT_EQ(run.outcome, Float32LpOutcome::kRan) << c.describe();
+          EXPECT_TRUE(matches_reference(c, run.Y)) << c.describe();
+        }
+      }
+    }
+  }
+}
+
+TEST(Float32Lp, RunsOnZeros) {
+  for (ElementType type : {ElementType::kFloat32, ElementType::kBFloat16}) {
+    for (const PoolCase& c : cases_over(type, {1, 2, 4}, {0, -0.0, 0, 0, -0.0, -0.0, 0, 0}, 2)) {
+      const Float32Run run = run_float32(c);
+      ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+      EXPECT_EQ(run.outcome, Float32LpOutcome::kRan) << c.describe();
+      for (int64_t i = 0; i < run.Y.size(); ++i) EXPECT_EQ(run.Y.get(i), 0.0) << c.describe();
+    }
+  }
+}
+
+// One value out of range among ordinary ones is enough to stop the call.
+TEST(Float32Lp, StopsValuesWhoseFloat32SumCouldOverflowOrUnderflow) {
+  struct Extreme {
+    const char* name;
+    ElementType type;
+    double value;
+    int64_t p;
+  };
+  const Extreme extremes[] = {
+      {"float32 1e30, p=2 (1e60 overflows)", ElementType::kFloat32, 1e30, 2},
+      {"float32 1e10, p=4 (1e40 overflows)", ElementType::kFloat32, 1e10, 4},
+      {"float32 3e-31, p=1 (below 2^-100)", ElementType::kFloat32, 3e-31, 1},
+      {"float32 1e-30, p=2 (1e-60 underflows)", ElementType::kFloat32, 1e-30, 2},
+      {"float32 subnormal, p=2", ElementType::kFloat32, 1e-40, 2},
+      {"float32 inf", ElementType::kFloat32, kInf, 2},
+      {"bfloat16 1e30, p=2", ElementType::kBFloat16, 1e30, 2},
+      {"bfloat16 1e-30, p=3", ElementType::kBFloat16, 1e-30, 3},
+      {"float32 NaN", ElementType::kFloat32, kNaN, 2},
+      {"bfloat16 -inf", ElementType::kBFloat16, -kInf, 1},
+  };
+  for (const Extreme& e : extremes) {
+    // The extreme value is the only nonzero one of its plane.
+    const Values values = {0, 0, 0, e.value, 0, 0, 1, 2, 3, 4, 5, 6};
+    for (const PoolCase& c : cases_over(e.type, {1, 2, 6}, values, e.p)) {
+      const Float32Run run = run_float32(c);
+      ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+      EXPECT_EQ(run.outcome, Float32LpOutcome::kOutOfRange) << e.name << ": " << c.describe();
+      EXPECT_TRUE(untouched(run.Y)) << e.name << ": " << c.describe();
+    }
+  }
+}
+
+// The limits are conservative but not absurdly so: values just inside them
+// pass.
+TEST(Float32Lp, RunsOnValuesNearTheLimits) {
+  struct Near {
+    const char* name;
+    double value;
+    int64_t p;
+  };
+  const Near nears[] = {{"1e18, p=2", 1e18, 2}, {"1e-14, p=2", 1e-14, 2}, {"1e9, p=4", 1e9, 4}, {"1e-29, p=1", 1e-29, 1}};
+  for (const Near& n : nears) {
+    for (const PoolCase& c : cases_over(ElementType::kFloat32, {1, 1, 6}, {n.value, -n.value, n.value, 0, n.value, n.value}, n.p)) {
+      const Float32Run run = run_float32(c);
+      ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+      EXPECT_EQ(run.outcome, Float32LpOutcome::kRan) << n.name << ": " << c.describe();
+      EXPECT_TRUE(matches_reference(c, run.Y)) << n.name << ": " << c.describe();
+    }
+  }
+}
+
+TEST(Float32Lp, RangeKeepsEveryPowerNormalAndEverySumFinite) {
+  for (int64_t p : {1, 2, 3, 4, 7, 30}) {
+    for (int64_t taps : {1, 9, 1000, 1000000}) {
+      const auto range = onnxpool::detail::float32_lp_range(p, taps);
+      ASSERT_LE(range.lowest, range.highest) << "p " << p << ", taps " << taps;
+      const double lowest = range.lowest, highest = range.highest;
+      EXPECT_GE(std::pow(lowest, static_cast<double>(p)), std::exp2(-100.0)) << "p " << p;
+      EXPECT_LE(2.0 * static_cast<double>(taps) * std::pow(highest, static_cast<double>(p)),
+                static_cast<double>(std::numeric_limits<float>::max()))
+          << "p " << p << ", taps " << taps;
+      // Tight: the next float outward breaks the bound.
+      const double below = std::nextafter(range.lowest, 0.0f);
+      const double above = std::nextafter(range.highest, std::numeric_limits<float>::max());
+      EXPECT_LT(std::pow(below, static_cast<double>(p)), std::exp2(-100.0) * (1 + 1e-12)) << "p " << p;
+      EXPECT_GT(2.0 * static_cast<double>(taps) * std::pow(above, static_cast<double>(p)),
+                static_cast<double>(std::numeric_limits<float>::max()) * (1 - 1e-12))
+          << "p " << p << ", taps " << taps;
+    }
+  }
+}
+
+// float16 sums in float32 already and float64 has nothing wider: no float32
+// kernels, and Y is left alone.
+TEST(Float32Lp, OtherTypesHaveNoFloat32Kernels) {
+  for (ElementType type : {ElementType::kFloat16, ElementType::kFloat64}) {
+    for (const PoolCase& c : cases_over(type, {1, 1, 4}, {1, 2, 3, 4}, 2)) {
+      const Float32Run run = run_float32(c);
+      ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+      EXPECT_EQ(run.outcome, Float32LpOutcome::kUnavailable) << c.describe();
+      EXPECT_TRUE(untouched(run.Y)) << c.describe();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace onnxpool_test

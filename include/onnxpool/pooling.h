@@ -28,7 +28,9 @@ Status max_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
 // [-pad_begin, in + pad_end) (a ceil_mode window running past the end pad does
 // not count the taps beyond it). A window with no tap to count (possible only
 // with count_include_pad = 0, when pads or dilations step over X) is the mean
-// of nothing and gives NaN. 16-bit floats accumulate in float32.
+// of nothing and gives NaN. 16-bit floats accumulate in float32. Sums start
+// from -0.0, the identity of IEEE addition, so a window of -0 taps gives -0
+// and one of padding only (count_include_pad = 1) gives -0 too.
 Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y);
 
 // LpPool: (sum over the taps inside X of |x|^p)^(1/p), p an integer >= 1;

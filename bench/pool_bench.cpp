@@ -122,21 +122,11 @@ void register_case(const PoolOpSpec& op, const PoolCase& pc) {
                                       pc.output_elements() * static_cast<int64_t>(sizeof(float)));
 }
 
-template <size_t N>
-void register_cases(const PoolOpSpec& op, const PoolCase (&cases)[N]) {
-  for (const PoolCase& pc : cases) register_case(op, pc);
-}
-
 // Registration at static-initialization time, like Google Benchmark's own
 // BENCHMARK macro; the specs and case tables are constexpr, so they are ready
 // by then. The order here is the order of the run and of the report.
 const bool registered = [] {
-  register_cases(kMaxPool, kMaxPoolCases);
-  register_cases(kAveragePool, kAveragePoolCases);
-  register_cases(kLpPool, kLpPoolCases);
-  register_cases(kGlobalMaxPool, kGlobalMaxPoolCases);
-  register_cases(kGlobalAveragePool, kGlobalAveragePoolCases);
-  register_cases(kGlobalLpPool, kGlobalLpPoolCases);
+  for_each_suite_case(register_case);
   // What one call costs whatever its size: MaxPool 1x1 on one element.
   register_pool_benchmark(kCallOverheadOp, kT0, "onnxpool", [](benchmark::State& state) {
     bench_pool(state, kMaxPool, kT0, [](const PoolCase& c, int threads, const float* input) {

@@ -79,6 +79,18 @@ inline constexpr PoolCase kGlobalMaxPoolCases[] = {kS5};
 inline constexpr PoolCase kGlobalAveragePoolCases[] = {kS5};
 inline constexpr PoolCase kGlobalLpPoolCases[] = {kS7};
 
+// Calls visit(op, case) for every case of the suite, in the order of the run
+// and of the report (every benchmark program registers them this way).
+template <typename Visit>
+void for_each_suite_case(Visit visit) {
+  for (const PoolCase& c : kMaxPoolCases) visit(kMaxPool, c);
+  for (const PoolCase& c : kAveragePoolCases) visit(kAveragePool, c);
+  for (const PoolCase& c : kLpPoolCases) visit(kLpPool, c);
+  for (const PoolCase& c : kGlobalMaxPoolCases) visit(kGlobalMaxPool, c);
+  for (const PoolCase& c : kGlobalAveragePoolCases) visit(kGlobalAveragePool, c);
+  for (const PoolCase& c : kGlobalLpPoolCases) visit(kGlobalLpPool, c);
+}
+
 // The smallest call: onnxpool MaxPool 1x1 on a 1x1x1x1 tensor. Its time is
 // what any call costs (validation, dispatch, buffer setup) whatever the size;
 // the Python peers report their own per-call overhead under the same op.

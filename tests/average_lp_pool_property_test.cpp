@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "reference/reference_pooling.h"
+#include "support/op_type_rank.h"
 #include "support/float_type_info.h"
 #include "support/pool_check.h"
 #include "support/pool_expectation.h"
@@ -30,19 +31,6 @@ using onnxpool::PoolOp;
 // 2 operators x 4 types x 3 ranks = 24 combinations x 20 = 480 cases at scale 1.
 constexpr int kCasesPerCombination = 20;
 constexpr uint64_t kStreamBase = 7000;
-
-struct OpTypeRank {
-  PoolOp op;
-  ElementType type;
-  int rank;
-};
-
-std::string label(const OpTypeRank& p) {
-  return std::string(onnxpool::op_name(p.op)) + "_" + type_label(p.type) + "_" + std::to_string(p.rank) + "d";
-}
-
-// Readable parameters in test output and ctest names.
-void PrintTo(const OpTypeRank& p, std::ostream* out) { *out << label(p); }
 
 std::vector<OpTypeRank> all_combinations() {
   std::vector<OpTypeRank> all;
@@ -70,7 +58,7 @@ TEST_P(AverageLpRandomCases, MatchReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOpsTypesAndRanks, AverageLpRandomCases, testing::ValuesIn(all_combinations()),
-                         [](const testing::TestParamInfo<OpTypeRank>& param_info) { return label(param_info.param); });
+                         param_name);
 
 bool any_above_one(const std::vector<int64_t>& values) {
   return std::any_of(values.begin(), values.end(), [](int64_t v) { return v > 1; });

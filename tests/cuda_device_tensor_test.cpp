@@ -19,6 +19,7 @@
 
 #include "onnxpool/pooling.h"
 #include "reference/host_tensor.h"
+#include "support/op_type_rank.h"
 #include "support/cuda_driver.h"
 #include "support/cuda_pool_check.h"
 #include "support/float_type_info.h"
@@ -68,21 +69,6 @@ TEST_F(CudaTest, DriverAndDeviceArePresent) {
   std::printf("CUDA device: %s\n", device.c_str());
   RecordProperty("cuda_device", device);
 }
-
-struct OpTypeRank {
-  PoolOp op;
-  ElementType type;
-  int rank;
-};
-
-std::string label(const OpTypeRank& p) {
-  return std::string(onnxpool::op_name(p.op)) + "_" + type_label(p.type) + "_" + std::to_string(p.rank) + "d";
-}
-
-// Readable parameters in test output.
-void PrintTo(const OpTypeRank& p, std::ostream* out) { *out << label(p); }
-
-std::string param_name(const testing::TestParamInfo<OpTypeRank>& info) { return label(info.param); }
 
 std::vector<OpTypeRank> max_pool_combinations() {
   std::vector<OpTypeRank> all;

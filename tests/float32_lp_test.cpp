@@ -51,27 +51,12 @@ Float32Run run_float32(const PoolCase& c) {
   return run;
 }
 
-PoolSpec window(Ints kernel, Ints strides, Ints pads, int64_t p) {
-  PoolSpec s;
-  s.kernel_shape = std::move(kernel);
-  s.strides = std::move(strides);
-  s.pads = std::move(pads);
-  s.p = p;
-  return s;
-}
-
-PoolSpec p_only(int64_t p) {
-  PoolSpec s;
-  s.p = p;
-  return s;
-}
-
 // A windowed case of each spatial rank and a global one, over X.
 std::vector<PoolCase> cases_over(ElementType type, const Ints& shape, const Values& values, int64_t p) {
   const HostTensor X = tensor(type, shape, values);
   const size_t rank = shape.size() - 2;
   Ints kernel(rank, 2), strides(rank, 1), pads(2 * rank, 1);
-  return {make_pool_case(PoolOp::kLpPool, window(kernel, strides, pads, p), X),
+  return {make_pool_case(PoolOp::kLpPool, lp_spec(kernel, strides, pads, p), X),
           make_pool_case(PoolOp::kGlobalLpPool, p_only(p), X)};
 }
 

@@ -24,12 +24,6 @@ using Ints = std::vector<int64_t>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-PoolSpec p_only(int64_t p) {
-  PoolSpec s;
-  s.p = p;
-  return s;
-}
-
 // Runs the library; fails the test when it refuses the node.
 HostTensor run(PoolOp op, const HostTensor& X, int64_t p = 2) {
   HostTensor Y;

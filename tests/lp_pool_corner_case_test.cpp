@@ -32,22 +32,6 @@ using Ints = std::vector<int64_t>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-PoolSpec lp_spec(Ints kernel, Ints strides, Ints pads, int64_t p, bool ceil_mode = false) {
-  PoolSpec s;
-  s.kernel_shape = std::move(kernel);
-  s.strides = std::move(strides);
-  s.pads = std::move(pads);
-  s.p = p;
-  s.ceil_mode = ceil_mode;
-  return s;
-}
-
-PoolSpec p_only(int64_t p) {
-  PoolSpec s;
-  s.p = p;
-  return s;
-}
-
 // Runs the library; fails the test when it refuses the node.
 HostTensor run(PoolOp op, const PoolSpec& s, const HostTensor& X) {
   HostTensor Y;

@@ -131,20 +131,10 @@ void register_case(const PoolOpSpec& op, const PoolCase& pc) {
       [&pc](benchmark::State& state) { bench_copy_floor(state, pc); });
 }
 
-template <size_t N>
-void register_cases(const PoolOpSpec& op, const PoolCase (&cases)[N]) {
-  for (const PoolCase& pc : cases) register_case(op, pc);
-}
-
 // At static-initialization time, like the CPU benchmark (pool_bench.cpp),
 // in the same order.
 const bool registered = [] {
-  register_cases(kMaxPool, kMaxPoolCases);
-  register_cases(kAveragePool, kAveragePoolCases);
-  register_cases(kLpPool, kLpPoolCases);
-  register_cases(kGlobalMaxPool, kGlobalMaxPoolCases);
-  register_cases(kGlobalAveragePool, kGlobalAveragePoolCases);
-  register_cases(kGlobalLpPool, kGlobalLpPoolCases);
+  for_each_suite_case(register_case);
   // What one call costs whatever its size: MaxPool 1x1 on one element.
   register_onnxpool(kCallOverheadOp, kMaxPool, kT0, "onnxpool_cuda", false, Clock::kCudaEvents);
   register_onnxpool(kCallOverheadOp, kMaxPool, kT0, "onnxpool_cuda_wall", false, Clock::kHostWall);

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <sstream>
+#include <utility>
 #include <stdexcept>
 
 #include "support/onnx_attributes.h"
@@ -129,6 +130,23 @@ PoolCase random_pool_case(Random& random, PoolOp op, ElementType type, int spati
   c.attributes = onnx_attributes(op, c.spec, random.chance(0.3));
   c.through_dispatcher = random.chance(0.3);
   return c;
+}
+
+PoolSpec lp_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads, int64_t p,
+                 bool ceil_mode) {
+  PoolSpec s;
+  s.kernel_shape = std::move(kernel);
+  s.strides = std::move(strides);
+  s.pads = std::move(pads);
+  s.p = p;
+  s.ceil_mode = ceil_mode;
+  return s;
+}
+
+PoolSpec p_only(int64_t p) {
+  PoolSpec s;
+  s.p = p;
+  return s;
 }
 
 }  // namespace onnxpool_test

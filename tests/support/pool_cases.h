@@ -37,6 +37,12 @@ PoolCase make_pool_case(onnxpool::PoolOp op, const PoolSpec& spec, HostTensor X)
 // element to about 1700, odd sizes included.
 PoolCase random_pool_case(Random& random, onnxpool::PoolOp op, ElementType type, int spatial_rank);
 
+// Specs for hand-written cases: an LpPool window, and the p a global LpPool
+// reads (the other global operators read nothing).
+PoolSpec lp_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads, int64_t p,
+                 bool ceil_mode = false);
+PoolSpec p_only(int64_t p);
+
 // The five operators these cases are for.
 const std::vector<onnxpool::PoolOp>& sum_and_global_ops();
 

@@ -44,7 +44,9 @@ WindowGeometry range_check_chunks(const WindowGeometry& geometry) {
   const int64_t planes = geometry.planes();
   const int64_t plane_size = geometry.input_plane_size();
   int64_t merged = 1;
-  while (planes % (2 * merged) == 0 && plane_size * 2 * merged <= kChunkElements) merged *= 2;
+  if (planes > 0 && plane_size > 0) {
+    while (planes % (2 * merged) == 0 && plane_size * 2 * merged <= kChunkElements) merged *= 2;
+  }
   WindowGeometry chunks;
   chunks.batch = 1;
   chunks.channels = planes / merged;

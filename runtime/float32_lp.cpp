@@ -12,10 +12,10 @@
 
 namespace onnxpool::detail {
 
-Float32LpRange float32_lp_range(int64_t p, int64_t taps) {
+Float32LpRange float32_lp_range(int64_t p, double taps) {
   const double exponent = 1.0 / static_cast<double>(p);
   const double lowest = std::exp2(-100.0 * exponent);
-  const double highest = std::pow(static_cast<double>(FLT_MAX) / (2.0 * static_cast<double>(taps)), exponent);
+  const double highest = std::pow(static_cast<double>(FLT_MAX) / (2.0 * taps), exponent);
   Float32LpRange range;
   range.lowest = static_cast<float>(lowest);
   if (static_cast<double>(range.lowest) < lowest) range.lowest = std::nextafter(range.lowest, FLT_MAX);
@@ -26,11 +26,12 @@ Float32LpRange float32_lp_range(int64_t p, int64_t taps) {
 
 namespace {
 
-// Taps of one window: an upper bound on the terms any output sums.
-int64_t taps_per_window(PoolOp op, const WindowGeometry& geometry) {
-  if (is_global_op(op)) return geometry.input_plane_size();
-  int64_t taps = 1;
-  for (const AxisWindow& axis : geometry.axes) taps *= axis.kernel;
+// Taps of one window: an upper bound on the terms any output sums (in
+// double: a product of three int32 kernel extents can pass int64).
+double taps_per_window(PoolOp op, const WindowGeometry& geometry) {
+  if (is_global_op(op)) return static_cast<double>(geometry.input_plane_size());
+  double taps = 1;
+  for (const AxisWindow& axis : geometry.axes) taps *= static_cast<double>(axis.kernel);
   return taps;
 }
 

@@ -21,7 +21,7 @@ struct Float32LpRange {
   float lowest = 0.0f;
   float highest = 0.0f;
 };
-Float32LpRange float32_lp_range(int64_t p, int64_t taps);
+Float32LpRange float32_lp_range(int64_t p, double taps);
 
 enum class Float32LpOutcome {
   kRan,          // Y holds the result

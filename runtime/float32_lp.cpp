@@ -8,7 +8,6 @@
 
 #include "attribute_checks.h"
 #include "kernel_launch.h"
-#include "operator_setup.h"
 
 namespace onnxpool::detail {
 
@@ -60,19 +59,28 @@ WindowGeometry range_check_chunks(const WindowGeometry& geometry) {
 
 }  // namespace
 
-Status run_float32_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
-                      Float32LpOutcome* outcome) {
+KernelCall lp_kernel_call(const KernelEntry& kernel, const WindowGeometry& geometry, const TensorView& X,
+                          const TensorView& Y, int64_t p) {
+  KernelCall call;
+  call.kernel = &kernel;
+  call.geometry = &geometry;
+  call.input = &X;
+  call.outputs = {&Y};
+  // validate_attributes bounds p to int32.
+  call.scalars.push_back(ScalarArg::int32("p", static_cast<int32_t>(p)));
+  return call;
+}
+
+Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, const TensorView& X,
+                      const TensorView& Y, Float32LpOutcome* outcome) {
   *outcome = Float32LpOutcome::kUnavailable;
-  WindowGeometry geometry;
-  Status s = check_operator_call(op, attributes, X, Y, &geometry);
-  if (!s) return s;
   const int rank = is_global_op(op) ? 0 : static_cast<int>(geometry.axes.size());
   const KernelEntry* sum = find_kernel(op, X.type, rank, KernelVariant::kFloat32Sum);
   const KernelEntry* check = find_kernel(PoolOp::kLpPool, X.type, 0, KernelVariant::kRangeCheck);
   if (sum == nullptr || check == nullptr || !kernel_runs_on(*sum, X.device) || !kernel_runs_on(*check, X.device)) {
     return Status::ok();
   }
-  const Float32LpRange range = float32_lp_range(attributes.p, taps_per_window(op, geometry));
+  const Float32LpRange range = float32_lp_range(p, taps_per_window(op, geometry));
   if (!(range.lowest <= range.highest)) return Status::ok();
 
   // One flag per chunk, zeroed: a call over empty planes writes none.
@@ -87,21 +95,14 @@ Status run_float32_lp(PoolOp op, const PoolAttributes& attributes, const TensorV
   range_check.input = &X;
   range_check.outputs = {&flag_view};
   range_check.scalars = {ScalarArg::float32("lowest", range.lowest), ScalarArg::float32("highest", range.highest)};
-  s = launch_kernel(range_check);
+  Status s = launch_kernel(range_check);
   if (!s) return s;
   if (std::memchr(flags.get(), 1, static_cast<size_t>(planes > 0 ? planes : 0)) != nullptr) {
     *outcome = Float32LpOutcome::kOutOfRange;
     return Status::ok();
   }
 
-  KernelCall call;
-  call.kernel = sum;
-  call.geometry = &geometry;
-  call.input = &X;
-  call.outputs = {&Y};
-  // validate_attributes bounds p to int32.
-  call.scalars.push_back(ScalarArg::int32("p", static_cast<int32_t>(attributes.p)));
-  s = launch_kernel(call);
+  s = launch_kernel(lp_kernel_call(*sum, geometry, X, Y, p));
   if (s) *outcome = Float32LpOutcome::kRan;
   return s;
 }

@@ -8,6 +8,8 @@
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
+#include "kernel_launch.h"
+#include "window_geometry.h"
 
 namespace onnxpool::detail {
 
@@ -29,10 +31,15 @@ enum class Float32LpOutcome {
   kUnavailable,  // no float32 kernels for this type or backend: Y untouched
 };
 
+// The call of an Lp kernel of any algorithm: X into Y with p.
+KernelCall lp_kernel_call(const KernelEntry& kernel, const WindowGeometry& geometry, const TensorView& X,
+                          const TensorView& Y, int64_t p);
+
 // The range check over X, then, when it passes, the float32 kernel of `op`
-// (kLpPool or kGlobalLpPool) into Y. A failed Status only for errors an
-// exact kernel would report too.
-Status run_float32_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
-                      Float32LpOutcome* outcome);
+// (kLpPool or kGlobalLpPool) into Y. The caller has validated the call
+// (check_operator_call), which gave `geometry`. A failed Status only for
+// errors an exact kernel would report too.
+Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, const TensorView& X,
+                      const TensorView& Y, Float32LpOutcome* outcome);
 
 }  // namespace onnxpool::detail

@@ -28,20 +28,20 @@ bool unscaled_lp_is_exact(ElementType type, int64_t p) {
 }
 
 Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  detail::WindowGeometry geometry;
+  Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
+  if (!s) return s;
   // float32 sums first when the range check clears X (float32_lp.h): twice
   // the lanes of float64; otherwise an exact algorithm.
   detail::Float32LpOutcome fast = detail::Float32LpOutcome::kUnavailable;
-  Status s = detail::run_float32_lp(op, attributes, X, Y, &fast);
+  s = detail::run_float32_lp(op, attributes.p, geometry, X, Y, &fast);
   if (!s || fast == detail::Float32LpOutcome::kRan) return s;
   const auto variant =
       unscaled_lp_is_exact(X.type, attributes.p) ? detail::KernelVariant::kPlain : detail::KernelVariant::kScaled;
-  detail::WindowGeometry geometry;
-  detail::KernelCall call;
-  s = detail::prepare_kernel_call(op, attributes, X, Y, variant, &geometry, &call);
+  const detail::KernelEntry* kernel = nullptr;
+  s = detail::find_operator_kernel(op, X, geometry, variant, &kernel);
   if (!s) return s;
-  // validate_attributes bounds p to int32.
-  call.scalars.push_back(detail::ScalarArg::int32("p", static_cast<int32_t>(attributes.p)));
-  return detail::launch_kernel(call);
+  return detail::launch_kernel(detail::lp_kernel_call(*kernel, geometry, X, Y, attributes.p));
 }
 
 }  // namespace

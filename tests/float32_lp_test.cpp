@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "float32_lp.h"
+#include "operator_setup.h"
 #include "support/approx_compare.h"
 #include "support/literal_tensors.h"
 #include "support/pool_cases.h"
@@ -47,7 +48,11 @@ Float32Run run_float32(const PoolCase& c) {
   if (!run.status) return run;
   run.Y = HostTensor(c.X.type(), shape);
   run.Y.fill_bytes(0xA5);
-  run.status = onnxpool::detail::run_float32_lp(c.op, attributes, c.X.view(), run.Y.view(), &run.outcome);
+  onnxpool::detail::WindowGeometry geometry;
+  run.status = onnxpool::detail::check_operator_call(c.op, attributes, c.X.view(), run.Y.view(), &geometry);
+  if (!run.status) return run;
+  run.status =
+      onnxpool::detail::run_float32_lp(c.op, attributes.p, geometry, c.X.view(), run.Y.view(), &run.outcome);
   return run;
 }
 

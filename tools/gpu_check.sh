@@ -45,6 +45,15 @@ pack() {
   set -e
   local build=build-cuda
   local stage="$build/gpu-check-pack"
+  # The pack reuses the host build's toolchain and generators.
+  if [[ ! -x .venv/bin/ninja || ! -f build/build.ninja ]]; then
+    echo "gpu_check: no .venv or build/ here; run tools/test.sh (or tools/main.sh) once first" >&2
+    exit 1
+  fi
+  local tool
+  for tool in strip xz; do
+    command -v "$tool" >/dev/null || { echo "gpu_check: '$tool' is missing (Debian: binutils, xz-utils)" >&2; exit 1; }
+  done
   printf '== Making sure build/ has a current generator (the kernels come from it)\n'
   .venv/bin/ninja -C build onnxpool_generators
 

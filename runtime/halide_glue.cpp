@@ -12,6 +12,7 @@
 
 #include "cuda_context.h"
 #include "onnxpool/pooling.h"
+#include "scratch_allocator.h"
 #include "thread_pool.h"
 
 namespace onnxpool::detail {
@@ -38,6 +39,7 @@ void ensure_halide_configured() {
     halide_set_error_handler(on_halide_error);
     // parallel_for has halide_do_par_for's signature.
     halide_set_custom_do_par_for(parallel_for);
+    install_scratch_allocator();
     use_cuda_primary_context();
     apply_thread_count();
   });

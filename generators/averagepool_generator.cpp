@@ -37,7 +37,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
-    SeparablePool pool = make_separable_pool(*input_, rank, dims_, *rows_per_task_, acc);
+    SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, acc);
     const std::vector<Halide::Var>& v = pool.vars;
 
     TapReduction sum;

@@ -52,7 +52,7 @@ class LpPool : public Halide::Generator<LpPool> {
     const Halide::Type acc = algorithm == LpAlgorithm::kWide ? unscaled_lp_sum_type(type) : sum_type(type);
     const Expr p = *p_;
     const Expr zero = additive_identity(acc);  // -0.0: also the identity of max over magnitudes
-    SeparablePool pool = make_separable_pool(*input_, rank, dims_, *rows_per_task_, acc);
+    SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, acc);
     const std::vector<Halide::Var>& v = pool.vars;
 
     Func magnitude("magnitude");

@@ -50,7 +50,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
   void generate() {
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
-    SeparablePool pool = make_separable_pool(*input_, rank, dims_, *rows_per_task_, key_type(type));
+    SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, key_type(type));
     // Max is idempotent: when every window is undilated along the row axes
     // and holds a tap inside the input, a tap clamped to the edge repeats a
     // row of its own window. The runtime then sets `clamp_safe`, and the

@@ -15,11 +15,25 @@
 
 namespace onnxpool::gen {
 
+// Row kernels (the same size along every row axis) whose taps `rows`
+// reduces in one unrolled expression; a schedule specializes on
+// fixed_row_kernels(pool, k) for each, or evaluates them all.
+constexpr int kFixedRowKernels[] = {3, 2, 1};
+
+// rows' update 0: the row taps of each input x, reduced in one expression
+// for the fixed row kernels, else in `column`.
+struct RowReduction {
+  Halide::RDom input_x;   // the update's x range: the input's
+  Halide::Func column;    // the row taps' reduction at one input x (and row)
+  Halide::RDom row_taps;  // column's update (undefined for 1D pools)
+};
+
 // One separable reduction: `rows` then `window`. An algorithm may chain
 // several (LpPool's scaled sum needs each window's largest magnitude first).
 struct SeparableStages {
-  Halide::Func rows;   // update 0 reduces the input into the padded row
-  Halide::RDom taps;   // taps[0]: input x; taps[1..]: the row taps
+  Halide::Func rows;  // update 0: `reduction`; update 1: the padding columns
+  RowReduction reduction;
+  Halide::RDom padding;  // the padding columns, left then right
   Halide::Func window;
   Halide::RDom x_taps;
 };
@@ -28,6 +42,7 @@ struct SeparablePool {
   int spatial_rank = 0;
   std::vector<Halide::Var> vars;       // x, [y, [z,]] plane: output (and stage) coordinates
   std::vector<Halide::Expr> input_extents;  // by Halide dimension, plane last
+  Halide::Expr output_width;                // outputs along x: how far the row's padding reaches
   std::vector<WindowDim> dims;
   std::vector<SeparableStages> stages;  // in the order they are computed
   Halide::Func output;                  // the pipeline's output Func (maybe a Tuple)
@@ -59,9 +74,10 @@ struct TapReduction {
 };
 
 // A pool over `input`'s windows, before any reduction is added.
-template <typename InputT>
-SeparablePool make_separable_pool(const InputT& input, int spatial_rank, const std::vector<WindowDim>& dims,
-                                  const Halide::Expr& rows_per_task, const Halide::Type& accumulator) {
+template <typename InputT, typename OutputT>
+SeparablePool make_separable_pool(const InputT& input, const OutputT& output, int spatial_rank,
+                                  const std::vector<WindowDim>& dims, const Halide::Expr& rows_per_task,
+                                  const Halide::Type& accumulator) {
   SeparablePool pool;
   pool.spatial_rank = spatial_rank;
   pool.vars = make_pool_vars(spatial_rank, "");
@@ -69,8 +85,13 @@ SeparablePool make_separable_pool(const InputT& input, int spatial_rank, const s
   pool.rows_per_task = rows_per_task;
   pool.accumulator_type = accumulator;
   pool.input_extents = input_extents(input, spatial_rank);
+  // (Every output of a Tuple-valued pipeline has the same shape.)
+  pool.output_width = Halide::Func(output).output_buffers()[0].dim(0).extent();
   return pool;
 }
+
+// True when every row axis has kernel size k.
+Halide::Expr fixed_row_kernels(const SeparablePool& pool, int k);
 
 // Defines rows and window for `reduction` over the pool's windows and appends
 // them to pool.stages. Row taps outside the input contribute the identity

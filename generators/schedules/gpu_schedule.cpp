@@ -1,9 +1,9 @@
 // GPU schedules.
 //
 // Separable pools, per call:
-//   kernel: each `rows` stage's identity fill      (one thread per row entry)
 //   kernel: each `rows` stage's reduction          (one thread per (input x,
 //           output row), the row taps in a register)
+//   kernel: each `rows` stage's padding columns    (one thread per entry)
 //   kernel: the output, one thread per output value, its `window` stages
 //           reduced in registers from the row buffers
 // The row buffers live in device memory for the call: their size depends on
@@ -48,7 +48,8 @@ VarOrRVar fuse_outer(Halide::Stage stage, const std::vector<VarOrRVar>& vars, co
   return fused;
 }
 
-void tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, const std::string& prefix) {
+// Returns the thread loop along x.
+VarOrRVar tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, const std::string& prefix) {
   const bool x_is_rvar = x.is_rvar;
   const bool y_is_rvar = y.is_rvar;
   auto var_like = [&](bool rvar, const std::string& name) -> VarOrRVar {
@@ -58,6 +59,7 @@ void tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, const 
   VarOrRVar xo = var_like(x_is_rvar, "_xo"), xi = var_like(x_is_rvar, "_xi");
   VarOrRVar yo = var_like(y_is_rvar, "_yo"), yi = var_like(y_is_rvar, "_yi");
   stage.gpu_tile(x, y, xo, yo, xi, yi, kTileX, kTileY, TailStrategy::GuardWithIf);
+  return xi;
 }
 
 }  // namespace
@@ -78,23 +80,28 @@ void schedule_separable_pool_gpu(SeparablePool& pool, const Halide::Target&) {
     stage.window.compute_at(out, xi);
 
     stage.rows.compute_root();
-    std::vector<VarOrRVar> fill_vars(pool.vars.begin(), pool.vars.end());
-    tile_2d(stage.rows, fill_vars[0], fuse_outer(stage.rows, fill_vars, stage.rows.name() + "_outer"),
-            stage.rows.name() + "_fill");
 
-    // The reduction: row taps innermost (in a register), then one thread per
-    // (input x, output row). Distinct input x write distinct entries, which
-    // is what lets Halide run that reduction axis in parallel.
+    // The reduction: one thread per (input x, output row), its column's row
+    // taps reduced in registers. Distinct input x write distinct entries,
+    // which is what lets Halide run that reduction axis in parallel.
+    const RowReduction& reduction = stage.reduction;
     Halide::Stage reduce = stage.rows.update(0);
-    std::vector<VarOrRVar> order;
-    for (int i = 1; i < stage.taps.dimensions(); ++i) order.emplace_back(stage.taps[i]);
-    order.emplace_back(stage.taps[0]);
-    for (int i = 1; i <= rank; ++i) order.emplace_back(pool.vars[i]);
-    reduce.reorder(order);
-    std::vector<VarOrRVar> reduce_vars = {stage.taps[0]};
+    std::vector<VarOrRVar> reduce_vars = {reduction.input_x.x};
     for (int i = 1; i <= rank; ++i) reduce_vars.emplace_back(pool.vars[i]);
-    tile_2d(reduce, reduce_vars[0], fuse_outer(reduce, reduce_vars, stage.rows.name() + "_reduce_outer"),
-            stage.rows.name() + "_reduce");
+    const VarOrRVar thread_x =
+        tile_2d(reduce, reduce_vars[0], fuse_outer(reduce, reduce_vars, stage.rows.name() + "_reduce_outer"),
+                stage.rows.name() + "_reduce");
+    Halide::Func column = reduction.column;
+    column.compute_at(stage.rows, thread_x.rvar);
+
+    // The padding columns: one thread per entry. Halide cannot see that the
+    // entries are distinct (a select maps the padding RDom's first `left`
+    // values before x = 0 and the rest past the input), so it is told.
+    Halide::Stage pad = stage.rows.update(1).allow_race_conditions();
+    std::vector<VarOrRVar> pad_vars = {stage.padding.x};
+    for (int i = 1; i <= rank; ++i) pad_vars.emplace_back(pool.vars[i]);
+    tile_2d(pad, pad_vars[0], fuse_outer(pad, pad_vars, stage.rows.name() + "_pad_outer"),
+            stage.rows.name() + "_pad");
   }
 }
 

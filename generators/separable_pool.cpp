@@ -50,11 +50,11 @@ const SeparableStages& add_separable_reduction(SeparablePool& pool, const TapRed
   // once (a whole vector or, at a row's end, a masked one) from taps reduced
   // in registers. The common row kernels (kFixedRowKernels in every row
   // axis) reduce their taps in one expression; the others in a `column`
-  // Func with a tap loop, computed per vector of this update. (Row taps
-  // reduced into the row by the update itself, the first one stored and
-  // loaded back for the next, and also `column` with its tap loop: in the
-  // masked vector at a row's end, the CPU cannot forward a masked store to
-  // the load after it. MaxPool S4's 28-wide rows: 70 -> 96 us.)
+  // Func with a tap loop, computed per vector of this update. (A tap loop
+  // keeps its running value in memory in the masked vector at a row's end,
+  // and the CPU cannot forward that masked store to the next tap's load:
+  // with every kernel reduced that way, MaxPool S4's 28-wide rows went
+  // 70 -> 96 us. The uncommon kernels still pay it, once per row.)
   //
   // Value of the row tap at offsets `tap` (one per row axis) for the row
   // entry at `row`.

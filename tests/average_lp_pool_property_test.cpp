@@ -18,6 +18,7 @@
 #include "reference/reference_pooling.h"
 #include "support/op_type_rank.h"
 #include "support/float_type_info.h"
+#include "support/pool_cases.h"
 #include "support/pool_check.h"
 #include "support/pool_expectation.h"
 #include "support/test_settings.h"
@@ -157,14 +158,6 @@ struct CommonShape {
 };
 
 void PrintTo(const CommonShape& shape, std::ostream* out) { *out << shape.name; }
-
-PoolSpec window_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads = {}) {
-  PoolSpec s;
-  s.kernel_shape = std::move(kernel);
-  s.strides = std::move(strides);
-  s.pads = std::move(pads);
-  return s;
-}
 
 std::vector<CommonShape> common_shapes() {
   std::vector<CommonShape> shapes;

@@ -9,6 +9,7 @@
 #include "reference/reference_pooling.h"
 #include "support/float_type_info.h"
 #include "support/literal_tensors.h"
+#include "support/pool_cases.h"
 #include "support/pool_check.h"
 #include "support/pool_expectation.h"
 #include "support/test_settings.h"
@@ -23,12 +24,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 PoolSpec average_spec(Ints kernel, Ints strides, Ints pads, bool count_include_pad, bool ceil_mode = false) {
-  PoolSpec s;
-  s.kernel_shape = std::move(kernel);
-  s.strides = std::move(strides);
-  s.pads = std::move(pads);
+  PoolSpec s = window_spec(std::move(kernel), std::move(strides), std::move(pads), ceil_mode);
   s.count_include_pad = count_include_pad;
-  s.ceil_mode = ceil_mode;
   return s;
 }
 

@@ -132,14 +132,20 @@ PoolCase random_pool_case(Random& random, PoolOp op, ElementType type, int spati
   return c;
 }
 
-PoolSpec lp_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads, int64_t p,
-                 bool ceil_mode) {
+PoolSpec window_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads,
+                     bool ceil_mode) {
   PoolSpec s;
   s.kernel_shape = std::move(kernel);
   s.strides = std::move(strides);
   s.pads = std::move(pads);
-  s.p = p;
   s.ceil_mode = ceil_mode;
+  return s;
+}
+
+PoolSpec lp_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads, int64_t p,
+                 bool ceil_mode) {
+  PoolSpec s = window_spec(std::move(kernel), std::move(strides), std::move(pads), ceil_mode);
+  s.p = p;
   return s;
 }
 

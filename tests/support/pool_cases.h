@@ -37,8 +37,11 @@ PoolCase make_pool_case(onnxpool::PoolOp op, const PoolSpec& spec, HostTensor X)
 // element to about 1700, odd sizes included.
 PoolCase random_pool_case(Random& random, onnxpool::PoolOp op, ElementType type, int spatial_rank);
 
-// Specs for hand-written cases: an LpPool window, and the p a global LpPool
-// reads (the other global operators read nothing).
+// Specs for hand-written cases: a window (kernel, strides, pads, ceil_mode),
+// an LpPool window, and the p a global LpPool reads (the other global
+// operators read nothing).
+PoolSpec window_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads = {},
+                     bool ceil_mode = false);
 PoolSpec lp_spec(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads, int64_t p,
                  bool ceil_mode = false);
 PoolSpec p_only(int64_t p);

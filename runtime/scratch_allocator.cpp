@@ -12,7 +12,7 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <new>
+#include <utility>
 
 namespace onnxpool::detail {
 namespace {

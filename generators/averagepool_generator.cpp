@@ -2,9 +2,12 @@
 // spatial rank) serves every attribute at run time. The divisor is computed
 // per output from the window's geometry, not counted tap by tap: the runtime
 // passes, per axis, the range whose taps count ([0, in) for
-// count_include_pad = 0, [-pad_begin, in + pad_end) for 1).
+// count_include_pad = 0, [-pad_begin, in + pad_end) for 1). With
+// flat_plane, a second pipeline serves 2D "same" windows only
+// (flat_plane_pool.h), which the runtime prefers where they apply.
 #include "Halide.h"
 #include "accumulation.h"
+#include "flat_plane_pool.h"
 #include "schedules/schedule.h"
 #include "separable_pool.h"
 #include "window_params.h"
@@ -20,9 +23,11 @@ class AveragePool : public Halide::Generator<AveragePool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
+  GeneratorParam<bool> flat_plane{"flat_plane", false};
 
   void configure() {
     const int rank = spatial_rank;
+    if (flat_plane) return configure_flat_plane();
     input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
     dims_ = add_window_inputs(this, rank);
     for (int i = 0; i < rank; ++i) {
@@ -34,6 +39,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
   }
 
   void generate() {
+    if (flat_plane) return generate_flat_plane();
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
@@ -87,11 +93,72 @@ class AveragePool : public Halide::Generator<AveragePool> {
   }
 
  private:
+  // Input and output are (flat position, plane); the plane's shape and the
+  // windows come as scalars.
+  void configure_flat_plane() {
+    if (spatial_rank != 2) throw Halide::CompileError("onnxpool_averagepool: flat_plane needs spatial_rank=2");
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, 2);
+    for (int i = 0; i < 2; ++i) {
+      const std::string suffix = "_" + std::to_string(i);
+      flat_kernel_.push_back(add_input<int>("kernel" + suffix));
+      flat_pad_begin_.push_back(add_input<int>("pad_begin" + suffix));
+      count_begin_.push_back(add_input<int>("count_begin" + suffix));
+      count_end_.push_back(add_input<int>("count_end" + suffix));
+    }
+    width_ = add_input<int>("width");
+    height_ = add_input<int>("height");
+    planes_per_task_ = add_input<int>("planes_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, 2);
+  }
+
+  void generate_flat_plane() {
+    const Halide::Type type = element_type;
+    const Halide::Type acc = sum_type(type);
+    auto axis = [&](int i) { return FlatAxis{*flat_kernel_[i], *flat_pad_begin_[i]}; };
+    FlatPlanePool pool = make_flat_plane_pool(*width_, *height_, axis(0), axis(1), *planes_per_task_, acc);
+    FlatReduction sum;
+    sum.name = "sum";
+    sum.identity = additive_identity(acc);
+    sum.combine = [](const Expr& a, const Expr& b) { return a + b; };
+    sum.tap = [&](const Expr& i, const Expr& plane) { return convert(acc, (*input_)(i, plane)); };
+    Func window = add_flat_reduction(pool, sum).window;
+
+    // The same divisor as the separable pipeline's, formed the same way
+    // (x's reciprocal times y's), one table entry per position.
+    auto inverse_count = [&](int i, const Expr& o) {
+      Expr count = window_taps_within(o - *flat_pad_begin_[i], *flat_kernel_[i], 1, *count_begin_[i], *count_end_[i]);
+      return convert(acc, 1) / convert(acc, count);
+    };
+    Func scale = per_position_table(pool, "inverse_count",
+                                    [&](const Expr& x, const Expr& y) { return inverse_count(0, x) * inverse_count(1, y); });
+    Func out = *output_;
+    out(pool.i, pool.plane) = convert(type, window(pool.i, pool.plane) * scale(pool.i));
+    pool.output = out;
+
+    input_->set_estimates({{0, 28 * 28}, {0, 192}});
+    output_->set_estimates({{0, 28 * 28}, {0, 192}});
+    for (int i = 0; i < 2; ++i) {
+      flat_kernel_[i]->set_estimate(3);
+      flat_pad_begin_[i]->set_estimate(1);
+      count_begin_[i]->set_estimate(0);
+      count_end_[i]->set_estimate(28);
+    }
+    width_->set_estimate(28);
+    height_->set_estimate(28);
+    planes_per_task_->set_estimate(24);
+    schedule_flat_plane_pool(pool, get_target());
+  }
+
   Input<Halide::Buffer<void>>* input_ = nullptr;
   std::vector<WindowDim> dims_;
   std::vector<Input<int>*> count_begin_, count_end_;
   Input<int>* rows_per_task_ = nullptr;
   Output<Halide::Buffer<void>>* output_ = nullptr;
+  // flat_plane: per Halide dimension, and the plane's shape.
+  std::vector<Input<int>*> flat_kernel_, flat_pad_begin_;
+  Input<int>* width_ = nullptr;
+  Input<int>* height_ = nullptr;
+  Input<int>* planes_per_task_ = nullptr;
 };
 
 }  // namespace

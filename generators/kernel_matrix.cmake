@@ -34,6 +34,12 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64 int8 uint8)
                with_indices=${with_indices})
     endforeach()
   endforeach()
+  # 2D "same" windows on small planes (runtime/flat_plane.h); on a GPU the
+  # separable kernel serves them.
+  onnxpool_add_kernel(
+    NAME onnxpool_maxpool_${type}_2d_flat GENERATOR onnxpool_maxpool OP kMaxPool TYPE ${onnxpool_enum_${type}}
+    RANK 2 VARIANT kFlatPlane CPU_ONLY
+    PARAMS element_type=${onnxpool_halide_type_${type}} spatial_rank=2 with_indices=false flat_plane=true)
 endforeach()
 
 # The summing operators: float types only (ONNX opset 22). They are compiled
@@ -43,6 +49,10 @@ set(sum_features strict_float)
 foreach(type IN ITEMS float32 float16 bfloat16 float64)
   set(halide_type ${onnxpool_halide_type_${type}})
   set(type_enum ${onnxpool_enum_${type}})
+  onnxpool_add_kernel(
+    NAME onnxpool_averagepool_${type}_2d_flat GENERATOR onnxpool_averagepool OP kAveragePool
+    TYPE ${type_enum} RANK 2 VARIANT kFlatPlane CPU_ONLY FEATURES ${sum_features}
+    PARAMS element_type=${halide_type} spatial_rank=2 flat_plane=true)
   foreach(rank IN ITEMS 1 2 3)
     onnxpool_add_kernel(
       NAME onnxpool_averagepool_${type}_${rank}d GENERATOR onnxpool_averagepool OP kAveragePool

@@ -1,7 +1,10 @@
 // MaxPool (ONNX opset 22), with the optional Indices output: the algorithm.
 // One pipeline per (element type, spatial rank) serves every kernel, stride,
-// dilation and padding at run time; the schedule lives in schedules/.
+// dilation and padding at run time; the schedule lives in schedules/. With
+// flat_plane, a second pipeline serves 2D "same" windows only
+// (flat_plane_pool.h), which the runtime prefers where they apply.
 #include "Halide.h"
+#include "flat_plane_pool.h"
 #include "max_keys.h"
 #include "schedules/schedule.h"
 #include "separable_pool.h"
@@ -30,9 +33,11 @@ class MaxPool : public Halide::Generator<MaxPool> {
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
   GeneratorParam<bool> with_indices{"with_indices", false};
+  GeneratorParam<bool> flat_plane{"flat_plane", false};
 
   void configure() {
     const int rank = spatial_rank;
+    if (flat_plane) return configure_flat_plane();
     input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
     dims_ = add_window_inputs(this, rank);
     rows_per_task_ = add_input<int>("rows_per_task");
@@ -48,6 +53,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
   }
 
   void generate() {
+    if (flat_plane) return generate_flat_plane();
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
     SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, key_type(type));
@@ -98,6 +104,52 @@ class MaxPool : public Halide::Generator<MaxPool> {
   }
 
  private:
+  // Input and output are (flat position, plane); the plane's shape and the
+  // windows come as scalars. No Indices: that variant keeps the separable
+  // pipeline.
+  void configure_flat_plane() {
+    if (spatial_rank != 2 || with_indices) {
+      throw Halide::CompileError("onnxpool_maxpool: flat_plane needs spatial_rank=2 and with_indices=false");
+    }
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, 2);
+    for (int i = 0; i < 2; ++i) {
+      flat_axes_.push_back({add_input<int>("kernel_" + std::to_string(i)),
+                            add_input<int>("pad_begin_" + std::to_string(i))});
+    }
+    width_ = add_input<int>("width");
+    height_ = add_input<int>("height");
+    planes_per_task_ = add_input<int>("planes_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, 2);
+  }
+
+  void generate_flat_plane() {
+    const Halide::Type type = element_type;
+    auto axis = [&](int i) { return FlatAxis{*flat_axes_[i].first, *flat_axes_[i].second}; };
+    FlatPlanePool pool = make_flat_plane_pool(*width_, *height_, axis(0), axis(1), *planes_per_task_, key_type(type));
+    Func key("key");
+    key(pool.i, pool.plane) = to_key((*input_)(pool.i, pool.plane), /*one_nan_key=*/false);
+    FlatReduction reduction;
+    reduction.name = "max";
+    reduction.identity = lowest_key(type);
+    reduction.combine = [](const Expr& a, const Expr& b) { return Halide::max(a, b); };
+    reduction.tap = [&](const Expr& i, const Expr& plane) { return key(i, plane); };
+    Func window = add_flat_reduction(pool, reduction).window;
+    Func out = *output_;
+    out(pool.i, pool.plane) = from_key(window(pool.i, pool.plane), type);
+    pool.output = out;
+
+    input_->set_estimates({{0, 28 * 28}, {0, 192}});
+    output_->set_estimates({{0, 28 * 28}, {0, 192}});
+    for (auto& a : flat_axes_) {
+      a.first->set_estimate(3);
+      a.second->set_estimate(1);
+    }
+    width_->set_estimate(28);
+    height_->set_estimate(28);
+    planes_per_task_->set_estimate(24);
+    schedule_flat_plane_pool(pool, get_target());
+  }
+
   // ONNX Indices: (n * C + c) * prod(spatial) + offset, the offset row-major
   // or, with storage_order = 1, column-major (first spatial axis fastest).
   Expr global_index(const Expr& row_major_flat, const Expr& plane) {
@@ -141,6 +193,11 @@ class MaxPool : public Halide::Generator<MaxPool> {
   Input<int64_t>* first_plane_ = nullptr;
   Input<bool>* column_major_ = nullptr;
   Output<Halide::Buffer<void>>* output_ = nullptr;
+  // flat_plane: (kernel, pad_begin) per Halide dimension, and the plane's shape.
+  std::vector<std::pair<Input<int>*, Input<int>*>> flat_axes_;
+  Input<int>* width_ = nullptr;
+  Input<int>* height_ = nullptr;
+  Input<int>* planes_per_task_ = nullptr;
 };
 
 }  // namespace

@@ -14,6 +14,15 @@
 
 namespace onnxpool::gen {
 
+// How many of the `kernel` taps start, start + dilation, ... lie in [lo, hi).
+inline Halide::Expr window_taps_within(const Halide::Expr& start, const Halide::Expr& kernel,
+                                       const Halide::Expr& dilation, const Halide::Expr& lo, const Halide::Expr& hi) {
+  // Halide's division rounds toward -inf for a positive divisor.
+  Halide::Expr first = Halide::max((lo - start + dilation - 1) / dilation, 0);
+  Halide::Expr last = Halide::min((hi - 1 - start) / dilation, kernel - 1);
+  return Halide::max(last - first + 1, 0);
+}
+
 struct WindowDim {
   Halide::GeneratorInput<int>* kernel = nullptr;
   Halide::GeneratorInput<int>* stride = nullptr;
@@ -27,11 +36,7 @@ struct WindowDim {
   // How many taps of the window at output coordinate `o` lie in [lo, hi):
   // AveragePool's divisor along this dimension, computed rather than counted.
   Halide::Expr taps_within(const Halide::Expr& o, const Halide::Expr& lo, const Halide::Expr& hi) const {
-    Halide::Expr start = o * (*stride) - (*pad_begin);
-    // Halide's division rounds toward -inf for a positive divisor.
-    Halide::Expr first = Halide::max((lo - start + (*dilation) - 1) / (*dilation), 0);
-    Halide::Expr last = Halide::min((hi - 1 - start) / (*dilation), (*kernel) - 1);
-    return Halide::max(last - first + 1, 0);
+    return window_taps_within(o * (*stride) - (*pad_begin), *kernel, *dilation, lo, hi);
   }
   // True when this dimension's attributes equal (k, s, d): the condition a
   // schedule specializes on.

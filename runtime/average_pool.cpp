@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "flat_plane.h"
 #include "kernel_launch.h"
 #include "operator_setup.h"
 #include "onnxpool/pooling.h"
@@ -25,6 +26,7 @@ Status average_pool(const PoolAttributes& attributes, const TensorView& X, const
     // end there changes no count.
     call.count_end.push_back(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()));
   }
+  detail::prefer_flat_plane_kernel(&call);
   return detail::launch_kernel(call);
 }
 

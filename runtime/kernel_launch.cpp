@@ -181,6 +181,10 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
   return Status::ok();
 }
 
+int64_t windowed_tasks_wanted(const WindowGeometry& g) {
+  return tasks_wanted(g.output_plane_size() * g.planes(), kMinOutputsPerTask);
+}
+
 bool kernel_runs_on(const KernelEntry& kernel, Device device) {
   const int target = pick_target(backend_for(device));
   return target >= 0 && kernel.run[target] != nullptr;
@@ -191,6 +195,8 @@ Status launch_kernel(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
   const PoolOp op = call.kernel->op;
   const bool global = call.kernel->spatial_rank == 0;
+  // Flat-plane kernels see each plane as one flat axis, in and out alike.
+  const bool flat = call.kernel->variant == KernelVariant::kFlatPlane;
   const int rank = static_cast<int>(g.axes.size());
   if ((!global && rank > kMaxRank) || call.outputs.size() > 2) {
     return Status::internal("launch_kernel: unexpected shape");
@@ -200,6 +206,9 @@ Status launch_kernel(const KernelCall& call) {
   std::vector<int64_t> in_extents, out_extents;
   if (global) {
     in_extents = {g.input_plane_size()};
+  } else if (flat) {
+    in_extents = {g.input_plane_size()};
+    out_extents = {g.output_plane_size()};
   } else {
     for (int i = rank - 1; i >= 0; --i) {
       in_extents.push_back(g.axes[i].input);
@@ -260,7 +269,8 @@ Status launch_kernel(const KernelCall& call) {
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
     // Declared after the buffers, so it releases their GPU copies before they go.
     DeviceBinding binding(backend, user_context);
-    int32_t grain = static_cast<int32_t>(global ? pick_planes_per_task(g, count) : pick_rows_per_task(g, count));
+    int32_t grain =
+        static_cast<int32_t>(global || flat ? pick_planes_per_task(g, count) : pick_rows_per_task(g, count));
     int64_t first_plane = first;
 
     void* args[kMaxArguments];

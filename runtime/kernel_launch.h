@@ -52,6 +52,9 @@ struct KernelCall {
 // on tensors in `device` memory.
 bool kernel_runs_on(const KernelEntry& kernel, Device device);
 
+// How many parallel tasks a windowed pool over all of g's planes is worth.
+int64_t windowed_tasks_wanted(const WindowGeometry& g);
+
 // Runs a windowed kernel (spatial_rank 1 to 3) or, for a kernel with
 // spatial_rank 0, a global one over the flattened planes.
 Status launch_kernel(const KernelCall& call);

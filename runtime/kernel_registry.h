@@ -13,8 +13,9 @@ namespace onnxpool::detail {
 
 // LpPool and GlobalLpPool (generators/lppool_generator.cpp): kScaled, the
 // overflow-proof algorithm; kFloat32Sum, float32 sums for inputs that passed
-// kRangeCheck (a per-plane check, registered as LpPool rank 0).
-enum class KernelVariant { kPlain, kWithIndices, kScaled, kFloat32Sum, kRangeCheck };
+// kRangeCheck (a per-plane check, registered as LpPool rank 0). kFlatPlane:
+// MaxPool's and AveragePool's 2D "same" windows (runtime/flat_plane.h).
+enum class KernelVariant { kPlain, kWithIndices, kScaled, kFloat32Sum, kRangeCheck, kFlatPlane };
 
 // Targets a kernel is compiled for (ONNXPOOL_ALL_TARGETS), at most.
 constexpr int kMaxTargets = 6;

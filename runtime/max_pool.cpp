@@ -1,4 +1,5 @@
 // MaxPool entry point: validate everything, then run the kernel.
+#include "flat_plane.h"
 #include "kernel_launch.h"
 #include "kernel_registry.h"
 #include "operator_setup.h"
@@ -47,6 +48,8 @@ Status max_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
   if (Indices) {
     call.outputs.push_back(Indices);
     call.scalars.push_back(detail::ScalarArg::boolean("column_major", attributes.storage_order == 1));
+  } else {
+    detail::prefer_flat_plane_kernel(&call);
   }
   return detail::launch_kernel(call);
 }

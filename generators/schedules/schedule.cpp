@@ -2,6 +2,7 @@
 
 #include "cpu_schedule.h"
 #include "cpu_tiling.h"
+#include "flat_plane_cpu_schedule.h"
 #include "global_cpu_schedule.h"
 #include "gpu_schedule.h"
 
@@ -28,6 +29,14 @@ void schedule_separable_pool(SeparablePool& pool, const Halide::Target& target) 
 void schedule_global_pool(GlobalPool& pool, const Halide::Target& target) {
   if (target.has_gpu_feature()) return schedule_global_pool_gpu(pool, target);
   schedule_global_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
+}
+
+void schedule_flat_plane_pool(FlatPlanePool& pool, const Halide::Target& target) {
+  if (target.has_gpu_feature()) {
+    throw Halide::CompileError("onnxpool generators: the flat-plane pools are CPU kernels (kernel_matrix.cmake "
+                               "builds them CPU_ONLY); no GPU schedule for " + target.to_string());
+  }
+  schedule_flat_plane_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
 }
 
 int global_lanes(const Halide::Target& target, const Halide::Type& accumulator) {

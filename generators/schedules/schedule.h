@@ -6,12 +6,15 @@
 
 #include "Halide.h"
 #include "../global_reduction.h"
+#include "../flat_plane_pool.h"
 #include "../separable_pool.h"
 
 namespace onnxpool::gen {
 
 void schedule_separable_pool(SeparablePool& pool, const Halide::Target& target);
 void schedule_global_pool(GlobalPool& pool, const Halide::Target& target);
+// CPU targets only: the runtime runs the separable kernel on a GPU.
+void schedule_flat_plane_pool(FlatPlanePool& pool, const Halide::Target& target);
 
 // Partial results per plane of a global pool reducing in `accumulator`:
 // part of the algorithm's blocking, but sized for the target's registers.

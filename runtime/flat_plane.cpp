@@ -6,6 +6,7 @@ namespace onnxpool::detail {
 
 bool flat_plane_suits(const WindowGeometry& g) {
   if (g.axes.size() != 2 || g.input_plane_size() > kMaxFlatPlaneArea) return false;
+  if (g.axes[1].input >= kFlatPlaneWidthLimit) return false;
   for (const AxisWindow& a : g.axes) {
     // input >= kernel: the rows whose windows cross the top or bottom edge
     // are distinct from the interior ones, which are not empty.

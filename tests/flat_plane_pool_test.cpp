@@ -60,11 +60,12 @@ std::vector<SameWindow> same_windows() {
 }
 
 // (H, W): one window high and wide, narrower than a vector, exactly a
-// vector, just past one, and S4's 28 x 28 (each at least a window).
+// vector, just past one, S4's 28 x 28, and the widest plane the flat
+// kernels take (each at least a window).
 std::vector<std::pair<int64_t, int64_t>> plane_shapes(const PoolSpec& spec) {
   const int64_t kh = spec.kernel_shape[0], kw = spec.kernel_shape[1];
   const std::vector<std::pair<int64_t, int64_t>> wanted = {{kh, kw},  {kh, 17}, {7, kw + 2}, {9, 16},
-                                                           {5, 33},   {28, 28}, {13, 64}};
+                                                           {5, 33},   {28, 28}, {13, 63}};
   std::vector<std::pair<int64_t, int64_t>> shapes;
   for (const auto& [h, w] : wanted) shapes.push_back({std::max(h, kh), std::max(w, kw)});
   return shapes;
@@ -152,10 +153,13 @@ TEST(FlatPlaneChoice, OnlySameWindowsOnSmallPlanes) {
         runtime_geometry(PoolOp::kMaxPool, max_pool_attributes(spec), {1, 192, 28, 28})))
         << why;
   }
-  // Shorter than the window (the edge rows would overlap), a plane past the
-  // size limit, a 3D pool.
+  // Shorter than the window (the edge rows would overlap), rows as wide as
+  // the separable kernels' break-even, a narrow plane past the size limit,
+  // a 3D pool.
   EXPECT_FALSE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same, {1, 192, 2, 28})));
-  EXPECT_FALSE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same, {1, 4, 512, 512})));
+  EXPECT_TRUE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same, {1, 8, 64, 63})));
+  EXPECT_FALSE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same, {1, 8, 64, 64})));
+  EXPECT_FALSE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same, {1, 8, 2048, 40})));
   const onnxpool::Attributes same_3d = max_pool_attributes(same_window({3, 3, 3}, {1, 1, 1, 1, 1, 1}));
   EXPECT_FALSE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same_3d, {1, 8, 8, 8, 8})));
 }

@@ -31,17 +31,27 @@ constexpr FixedWindow kFixedXWindows[] = {{3, 2}, {2, 2}, {3, 1}, {1, 1}};
 void schedule_rows(const SeparablePool& pool, SeparableStages& stage, int vector_size) {
   const RowReduction& reduction = stage.reduction;
   Halide::RVar xo(reduction.input_x.x.name() + "_o"), xi(reduction.input_x.x.name() + "_i");
-  auto vectorize_x = [&](Halide::Stage s) {
-    s.split(reduction.input_x.x, xo, xi, vector_size, TailStrategy::GuardWithIf).vectorize(xi);
+  auto schedule_reduce = [&](Halide::Stage reduce, int lanes) {
+    auto vectorize_x = [&](Halide::Stage s) {
+      s.split(reduction.input_x.x, xo, xi, lanes, TailStrategy::GuardWithIf).vectorize(xi);
+    };
+    if (pool.spatial_rank > 1) {
+      const bool may_skip_tests = pool.clamp_safe.defined();
+      Halide::Stage fixed_kernels = may_skip_tests ? reduce.specialize(pool.clamp_safe) : reduce;
+      for (int k : kFixedRowKernels) vectorize_x(fixed_kernels.specialize(fixed_row_kernels(pool, k)));
+      if (may_skip_tests) vectorize_x(fixed_kernels);
+    }
+    vectorize_x(reduce);
   };
+  // Rows a whole number of half vectors long but not of vectors (VGG's
+  // 56-wide planes) are written in half vectors, with no masked last vector:
+  // the window stage reloads that entry, and a masked store is not forwarded
+  // to a load (a stall per row).
   Halide::Stage reduce = stage.rows.update(0);
-  if (pool.spatial_rank > 1) {
-    const bool may_skip_tests = pool.clamp_safe.defined();
-    Halide::Stage fixed_kernels = may_skip_tests ? reduce.specialize(pool.clamp_safe) : reduce;
-    for (int k : kFixedRowKernels) vectorize_x(fixed_kernels.specialize(fixed_row_kernels(pool, k)));
-    if (may_skip_tests) vectorize_x(fixed_kernels);
-  }
-  vectorize_x(reduce);
+  const Halide::Expr width = pool.input_extents[0];
+  const int half = vector_size / 2;
+  if (half >= 4) schedule_reduce(reduce.specialize(width % vector_size != 0 && width % half == 0), half);
+  schedule_reduce(reduce, vector_size);
   Halide::Func column = reduction.column;
   column.compute_at(stage.rows, xi);
   // The padding: a column or two at each end of a row, a plain loop. (A

@@ -98,24 +98,18 @@ class AveragePool : public Halide::Generator<AveragePool> {
   void configure_flat_plane() {
     if (spatial_rank != 2) throw Halide::CompileError("onnxpool_averagepool: flat_plane needs spatial_rank=2");
     input_ = add_input<Halide::Buffer<void>>("input", element_type, 2);
+    flat_inputs_ = add_flat_plane_inputs(this);
     for (int i = 0; i < 2; ++i) {
-      const std::string suffix = "_" + std::to_string(i);
-      flat_kernel_.push_back(add_input<int>("kernel" + suffix));
-      flat_pad_begin_.push_back(add_input<int>("pad_begin" + suffix));
-      count_begin_.push_back(add_input<int>("count_begin" + suffix));
-      count_end_.push_back(add_input<int>("count_end" + suffix));
+      count_begin_.push_back(add_input<int>("count_begin_" + std::to_string(i)));
+      count_end_.push_back(add_input<int>("count_end_" + std::to_string(i)));
     }
-    width_ = add_input<int>("width");
-    height_ = add_input<int>("height");
-    planes_per_task_ = add_input<int>("planes_per_task");
     output_ = add_output<Halide::Buffer<void>>("output", element_type, 2);
   }
 
   void generate_flat_plane() {
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
-    auto axis = [&](int i) { return FlatAxis{*flat_kernel_[i], *flat_pad_begin_[i]}; };
-    FlatPlanePool pool = make_flat_plane_pool(*width_, *height_, axis(0), axis(1), *planes_per_task_, acc);
+    FlatPlanePool pool = make_flat_plane_pool(flat_inputs_, acc);
     FlatReduction sum;
     sum.name = "sum";
     sum.identity = additive_identity(acc);
@@ -126,7 +120,8 @@ class AveragePool : public Halide::Generator<AveragePool> {
     // The same divisor as the separable pipeline's, formed the same way
     // (x's reciprocal times y's), one table entry per position.
     auto inverse_count = [&](int i, const Expr& o) {
-      Expr count = window_taps_within(o - *flat_pad_begin_[i], *flat_kernel_[i], 1, *count_begin_[i], *count_end_[i]);
+      const FlatAxis axis = flat_inputs_.axis(i);
+      Expr count = window_taps_within(o - axis.pad_begin, axis.kernel, 1, *count_begin_[i], *count_end_[i]);
       return convert(acc, 1) / convert(acc, count);
     };
     Func scale = per_position_table(pool, "inverse_count",
@@ -135,17 +130,11 @@ class AveragePool : public Halide::Generator<AveragePool> {
     out(pool.i, pool.plane) = convert(type, window(pool.i, pool.plane) * scale(pool.i));
     pool.output = out;
 
-    input_->set_estimates({{0, 28 * 28}, {0, 192}});
-    output_->set_estimates({{0, 28 * 28}, {0, 192}});
+    set_flat_plane_estimates(*input_, *output_, flat_inputs_);
     for (int i = 0; i < 2; ++i) {
-      flat_kernel_[i]->set_estimate(3);
-      flat_pad_begin_[i]->set_estimate(1);
       count_begin_[i]->set_estimate(0);
       count_end_[i]->set_estimate(28);
     }
-    width_->set_estimate(28);
-    height_->set_estimate(28);
-    planes_per_task_->set_estimate(24);
     schedule_flat_plane_pool(pool, get_target());
   }
 
@@ -154,11 +143,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
   std::vector<Input<int>*> count_begin_, count_end_;
   Input<int>* rows_per_task_ = nullptr;
   Output<Halide::Buffer<void>>* output_ = nullptr;
-  // flat_plane: per Halide dimension, and the plane's shape.
-  std::vector<Input<int>*> flat_kernel_, flat_pad_begin_;
-  Input<int>* width_ = nullptr;
-  Input<int>* height_ = nullptr;
-  Input<int>* planes_per_task_ = nullptr;
+  FlatPlaneInputs flat_inputs_;
 };
 
 }  // namespace

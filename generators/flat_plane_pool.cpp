@@ -23,14 +23,13 @@ Expr reduce_row_taps(const FlatReduction& r, const FlatAxis& y, const std::funct
 
 }  // namespace
 
-FlatPlanePool make_flat_plane_pool(const Expr& width, const Expr& height, const FlatAxis& x, const FlatAxis& y,
-                                   const Expr& planes_per_task, const Halide::Type& accumulator) {
+FlatPlanePool make_flat_plane_pool(const FlatPlaneInputs& inputs, const Halide::Type& accumulator) {
   FlatPlanePool pool;
-  pool.width = width;
-  pool.height = height;
-  pool.x = x;
-  pool.y = y;
-  pool.planes_per_task = planes_per_task;
+  pool.width = *inputs.width;
+  pool.height = *inputs.height;
+  pool.x = inputs.axis(0);
+  pool.y = inputs.axis(1);
+  pool.planes_per_task = *inputs.planes_per_task;
   pool.accumulator_type = accumulator;
   pool.column_of = per_position_table(pool, "column_of", [](const Expr& x, const Expr&) { return x; });
   return pool;

@@ -69,6 +69,47 @@ struct FlatReduction {
   std::function<Halide::Expr(const Halide::Expr& i, const Halide::Expr& plane)> tap;
 };
 
+// The scalar inputs every flat-plane generator declares (the runtime
+// matches them by name): kernel_<d> and pad_begin_<d> per Halide dimension
+// (0: x), the plane's width and height, and the parallel grain.
+struct FlatPlaneInputs {
+  std::vector<Halide::GeneratorInput<int>*> kernel, pad_begin;
+  Halide::GeneratorInput<int>* width = nullptr;
+  Halide::GeneratorInput<int>* height = nullptr;
+  Halide::GeneratorInput<int>* planes_per_task = nullptr;
+
+  FlatAxis axis(int d) const { return FlatAxis{*kernel[d], *pad_begin[d]}; }
+};
+
+// Call from a generator's configure().
+template <typename GeneratorT>
+FlatPlaneInputs add_flat_plane_inputs(GeneratorT* gen) {
+  FlatPlaneInputs in;
+  for (int d = 0; d < 2; ++d) {
+    in.kernel.push_back(gen->template add_input<int>("kernel_" + std::to_string(d)));
+    in.pad_begin.push_back(gen->template add_input<int>("pad_begin_" + std::to_string(d)));
+  }
+  in.width = gen->template add_input<int>("width");
+  in.height = gen->template add_input<int>("height");
+  in.planes_per_task = gen->template add_input<int>("planes_per_task");
+  return in;
+}
+
+// Estimates for the autoschedulers: MaxPool S4, 192 planes of 28 x 28 under
+// a centred 3x3 window, as (flat position, plane) buffers.
+template <typename InputT, typename OutputT>
+void set_flat_plane_estimates(InputT& input, OutputT& output, const FlatPlaneInputs& in) {
+  input.set_estimates({{0, 28 * 28}, {0, 192}});
+  output.set_estimates({{0, 28 * 28}, {0, 192}});
+  for (int d = 0; d < 2; ++d) {
+    in.kernel[d]->set_estimate(3);
+    in.pad_begin[d]->set_estimate(1);
+  }
+  in.width->set_estimate(28);
+  in.height->set_estimate(28);
+  in.planes_per_task->set_estimate(24);
+}
+
 // A table of one value per flat position, f(x, y), shared by every plane:
 // registered in pool.per_call_tables. (Written row by row rather than as
 // f(i % width, i / width): a vector division by a run-time width is a
@@ -76,9 +117,7 @@ struct FlatReduction {
 Halide::Func per_position_table(FlatPlanePool& pool, const std::string& name,
                                 const std::function<Halide::Expr(const Halide::Expr&, const Halide::Expr&)>& f);
 
-FlatPlanePool make_flat_plane_pool(const Halide::Expr& width, const Halide::Expr& height, const FlatAxis& x,
-                                   const FlatAxis& y, const Halide::Expr& planes_per_task,
-                                   const Halide::Type& accumulator);
+FlatPlanePool make_flat_plane_pool(const FlatPlaneInputs& inputs, const Halide::Type& accumulator);
 
 // True when `axis` has kernel size k (and, for x, the centred pad a "same"
 // window of that size has: the unrolled x taps bake the offsets in).

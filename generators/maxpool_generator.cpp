@@ -112,20 +112,13 @@ class MaxPool : public Halide::Generator<MaxPool> {
       throw Halide::CompileError("onnxpool_maxpool: flat_plane needs spatial_rank=2 and with_indices=false");
     }
     input_ = add_input<Halide::Buffer<void>>("input", element_type, 2);
-    for (int i = 0; i < 2; ++i) {
-      flat_axes_.push_back({add_input<int>("kernel_" + std::to_string(i)),
-                            add_input<int>("pad_begin_" + std::to_string(i))});
-    }
-    width_ = add_input<int>("width");
-    height_ = add_input<int>("height");
-    planes_per_task_ = add_input<int>("planes_per_task");
+    flat_inputs_ = add_flat_plane_inputs(this);
     output_ = add_output<Halide::Buffer<void>>("output", element_type, 2);
   }
 
   void generate_flat_plane() {
     const Halide::Type type = element_type;
-    auto axis = [&](int i) { return FlatAxis{*flat_axes_[i].first, *flat_axes_[i].second}; };
-    FlatPlanePool pool = make_flat_plane_pool(*width_, *height_, axis(0), axis(1), *planes_per_task_, key_type(type));
+    FlatPlanePool pool = make_flat_plane_pool(flat_inputs_, key_type(type));
     Func key("key");
     key(pool.i, pool.plane) = to_key((*input_)(pool.i, pool.plane), /*one_nan_key=*/false);
     FlatReduction reduction;
@@ -138,15 +131,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     out(pool.i, pool.plane) = from_key(window(pool.i, pool.plane), type);
     pool.output = out;
 
-    input_->set_estimates({{0, 28 * 28}, {0, 192}});
-    output_->set_estimates({{0, 28 * 28}, {0, 192}});
-    for (auto& a : flat_axes_) {
-      a.first->set_estimate(3);
-      a.second->set_estimate(1);
-    }
-    width_->set_estimate(28);
-    height_->set_estimate(28);
-    planes_per_task_->set_estimate(24);
+    set_flat_plane_estimates(*input_, *output_, flat_inputs_);
     schedule_flat_plane_pool(pool, get_target());
   }
 
@@ -193,11 +178,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
   Input<int64_t>* first_plane_ = nullptr;
   Input<bool>* column_major_ = nullptr;
   Output<Halide::Buffer<void>>* output_ = nullptr;
-  // flat_plane: (kernel, pad_begin) per Halide dimension, and the plane's shape.
-  std::vector<std::pair<Input<int>*, Input<int>*>> flat_axes_;
-  Input<int>* width_ = nullptr;
-  Input<int>* height_ = nullptr;
-  Input<int>* planes_per_task_ = nullptr;
+  FlatPlaneInputs flat_inputs_;
 };
 
 }  // namespace

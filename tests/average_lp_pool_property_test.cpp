@@ -192,8 +192,10 @@ std::vector<CommonShape> common_shapes() {
 
 class AverageLpCommonShapes : public testing::TestWithParam<CommonShape> {};
 
-// Widths below, at, and just past 8/16/32/64 lanes, and odd ones in between.
-const std::vector<int64_t> kWidths{1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 129};
+// Widths below, at, and just past 8/16/32/64 lanes, odd ones in between, and
+// whole numbers of half vectors that are not of vectors (24, 56, 100: the
+// rows stage's half-vector steps on AVX-512 and AVX2).
+const std::vector<int64_t> kWidths{1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 56, 63, 64, 65, 100, 129};
 const std::vector<int64_t> kHeights{2, 7};
 
 TEST_P(AverageLpCommonShapes, MatchReferenceAtManyWidths) {

@@ -2,10 +2,10 @@
 // input plane), which the runtime sends to the flat-plane kernels
 // (runtime/flat_plane.h; white box: each case first checks that the runtime
 // does pick that path for it, so the comparisons below cannot quietly test
-// the separable kernels instead). Kernels the flat kernels unroll (3, 5) and
-// ones they loop over (1, 2, 4, 7, and off-centre pads), planes from one
-// window high or wide up to several vectors, every element type, against the
-// reference.
+// the separable kernels instead), on every CPU variant this machine runs.
+// Kernels the flat kernels unroll (3, 5) and ones they loop over (1, 2, 4, 7,
+// and off-centre pads), planes from one window high or wide up to several
+// vectors, every element type, against the reference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 
 #include "flat_plane.h"
 #include "onnxpool/attributes.h"
+#include "onnxpool/pooling.h"
 #include "support/float_type_info.h"
 #include "support/maxpool_check.h"
 #include "support/pool_cases.h"
@@ -71,6 +72,19 @@ std::vector<std::pair<int64_t, int64_t>> plane_shapes(const PoolSpec& spec) {
   return shapes;
 }
 
+// Every x86 variant this CPU runs (the flat kernels are compiled for each;
+// elsewhere only the baseline), best first.
+std::vector<onnxpool::CpuVariant> runnable_variants() {
+  std::vector<onnxpool::CpuVariant> variants;
+  for (onnxpool::CpuVariant v :
+       {onnxpool::CpuVariant::kAvx512, onnxpool::CpuVariant::kAvx2, onnxpool::CpuVariant::kBaseline}) {
+    EXPECT_TRUE(onnxpool::set_cpu_variant_limit(v));
+    if (onnxpool::active_cpu_variant() == v) variants.push_back(v);
+  }
+  EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative));
+  return variants;
+}
+
 // The runtime's own geometry for X under `spec`'s attributes.
 onnxpool::detail::WindowGeometry runtime_geometry(PoolOp op, const onnxpool::Attributes& attributes,
                                                   const Ints& shape) {
@@ -81,26 +95,38 @@ onnxpool::detail::WindowGeometry runtime_geometry(PoolOp op, const onnxpool::Att
   return g;
 }
 
-class FlatPlaneWindows : public testing::TestWithParam<SameWindow> {};
+class FlatPlaneWindows : public testing::TestWithParam<SameWindow> {
+ protected:
+  void TearDown() override { EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative)); }
+};
 
 TEST_P(FlatPlaneWindows, MaxPoolMatchesReference) {
   const SameWindow& w = GetParam();
   BatchOutcome outcome;
   uint64_t index = 0;
-  for (ElementType type : max_pool_types()) {
-    for (const auto& [height, width] : plane_shapes(w.spec)) {
-      Random random(derive_seed(test_seed(), 9100, index++));
-      HostTensor X(type, {2, 3, height, width});
-      fill_with_ties(random, &X, 0.05);
-      const MaxPoolCase c = make_max_pool_case(w.spec, std::move(X), /*with_indices=*/false);
-      ASSERT_TRUE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, c.attributes, c.X.shape())))
-          << c.describe();
-      const testing::AssertionResult result = library_matches_reference(c);
-      ++outcome.cases_run;
-      if (!result) outcome.add_failure(c.describe() + "\n  " + result.message());
+  const std::vector<onnxpool::CpuVariant> variants = runnable_variants();
+  for (onnxpool::CpuVariant variant : variants) {
+    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+    for (ElementType type : max_pool_types()) {
+      for (const auto& [height, width] : plane_shapes(w.spec)) {
+        Random random(derive_seed(test_seed(), 9100, index++));
+        HostTensor X(type, {2, 3, height, width});
+        fill_with_ties(random, &X, 0.05);
+        const MaxPoolCase c = make_max_pool_case(w.spec, std::move(X), /*with_indices=*/false);
+        ASSERT_TRUE(
+            onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, c.attributes, c.X.shape())))
+            << c.describe();
+        const testing::AssertionResult result = library_matches_reference(c);
+        ++outcome.cases_run;
+        if (!result) {
+          outcome.add_failure(std::string(onnxpool::cpu_variant_name(variant)) + ": " + c.describe() + "\n  " +
+                              result.message());
+        }
+      }
     }
   }
-  EXPECT_EQ(outcome.cases_run, static_cast<int>(max_pool_types().size() * plane_shapes(w.spec).size()));
+  EXPECT_EQ(outcome.cases_run,
+            static_cast<int>(variants.size() * max_pool_types().size() * plane_shapes(w.spec).size()));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 
@@ -108,26 +134,34 @@ TEST_P(FlatPlaneWindows, AveragePoolMatchesReference) {
   const SameWindow& w = GetParam();
   BatchOutcome outcome;
   uint64_t index = 0;
-  for (bool count_include_pad : {false, true}) {
-    for (ElementType type : float_types()) {
-      for (const auto& [height, width] : plane_shapes(w.spec)) {
-        Random random(derive_seed(test_seed(), 9200, index++));
-        HostTensor X(type, {2, 3, height, width});
-        const int scale_exponent = fill_for_sum_pool(random, &X, SumPool::kAverage);
-        PoolSpec spec = w.spec;
-        spec.count_include_pad = count_include_pad;
-        PoolCase c = make_pool_case(PoolOp::kAveragePool, spec, std::move(X));
-        c.scale_exponent = scale_exponent;
-        ASSERT_TRUE(
-            onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kAveragePool, c.attributes, c.X.shape())))
-            << c.describe();
-        const testing::AssertionResult result = pool_matches_reference(c);
-        ++outcome.cases_run;
-        if (!result) outcome.add_failure(c.describe() + "\n  " + result.message());
+  const std::vector<onnxpool::CpuVariant> variants = runnable_variants();
+  for (onnxpool::CpuVariant variant : variants) {
+    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+    for (bool count_include_pad : {false, true}) {
+      for (ElementType type : float_types()) {
+        for (const auto& [height, width] : plane_shapes(w.spec)) {
+          Random random(derive_seed(test_seed(), 9200, index++));
+          HostTensor X(type, {2, 3, height, width});
+          const int scale_exponent = fill_for_sum_pool(random, &X, SumPool::kAverage);
+          PoolSpec spec = w.spec;
+          spec.count_include_pad = count_include_pad;
+          PoolCase c = make_pool_case(PoolOp::kAveragePool, spec, std::move(X));
+          c.scale_exponent = scale_exponent;
+          ASSERT_TRUE(
+              onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kAveragePool, c.attributes, c.X.shape())))
+              << c.describe();
+          const testing::AssertionResult result = pool_matches_reference(c);
+          ++outcome.cases_run;
+          if (!result) {
+            outcome.add_failure(std::string(onnxpool::cpu_variant_name(variant)) + ": " + c.describe() + "\n  " +
+                                result.message());
+          }
+        }
       }
     }
   }
-  EXPECT_EQ(outcome.cases_run, static_cast<int>(2 * float_types().size() * plane_shapes(w.spec).size()));
+  EXPECT_EQ(outcome.cases_run,
+            static_cast<int>(variants.size() * 2 * float_types().size() * plane_shapes(w.spec).size()));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 

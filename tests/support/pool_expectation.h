@@ -17,6 +17,8 @@
 //                                             the result itself for LpPool (its
 //                                             terms never cancel)
 // + smallest_subnormal / 2                    rounding a subnormal result
+//   (float64: a whole smallest_subnormal,     (the float64 reference has
+//   see allowed_error)                         rounded its own result too)
 #pragma once
 
 #include <cstdint>

@@ -121,9 +121,10 @@ FlatPlanePool make_flat_plane_pool(const FlatPlaneInputs& inputs, const Halide::
 
 // True when `axis` has kernel size k and the centred pad a "same" window of
 // that size has (along x the unrolled taps then have constant offsets).
-// Along y the pad alone would do, and specializing on the kernel size alone
-// lets Halide drop the tap loop from the unrolled copy, yet measured slower
-// (MaxPool S4 47 -> 51 us, README), so both axes use this.
+// Along y the offsets are multiples of the run-time width either way, and
+// specializing on the kernel size alone (one equality, which Halide
+// substitutes, dropping the tap loop from the unrolled copy) measured
+// slower (MaxPool S4 47 -> 51 us, README), so both axes use this.
 Halide::Expr fixed_flat_kernel(const FlatAxis& axis, int k);
 
 const FlatPlaneStages& add_flat_reduction(FlatPlanePool& pool, const FlatReduction& reduction);

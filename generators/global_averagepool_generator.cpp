@@ -21,7 +21,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
   void generate() {
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_lanes(get_target(), acc));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_blocking(get_target(), acc));
     Halide::Func value("value");
     value(pool.s, pool.plane) = convert(acc, (*input_)(pool.s, pool.plane));
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };

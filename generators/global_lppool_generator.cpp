@@ -29,7 +29,7 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
     const Halide::Type acc = algorithm == LpAlgorithm::kWide ? unscaled_lp_sum_type(type) : sum_type(type);
     const Halide::Expr p = *p_;
     const Halide::Expr zero = additive_identity(acc);  // -0.0: also the identity of max over magnitudes
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_lanes(get_target(), acc));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_blocking(get_target(), acc));
     Halide::Var s = pool.s, plane = pool.plane;
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };

@@ -21,11 +21,11 @@ class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
   void generate() {
     const Halide::Type type = element_type;
     const Halide::Type keys = key_type(type);
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, keys, global_lanes(get_target(), keys));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, keys, global_blocking(get_target(), keys));
     Halide::Func key("key");
     key(pool.s, pool.plane) = to_key((*input_)(pool.s, pool.plane), /*one_nan_key=*/false);
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
-    Halide::Func total = add_global_reduction(pool, "max", lowest_key(type), larger, key).total;
+    Halide::Func total = add_global_reduction(pool, "max", lowest_key(type), larger, key, CombineOrder::kFree).total;
     Halide::Func out = *output_;
     out(pool.plane) = from_key(total(pool.plane), type);
     pool.output = out;

@@ -19,21 +19,45 @@
 
 namespace onnxpool::gen {
 
+// How the target's schedule blocks each plane (schedules/schedule.h).
+struct GlobalBlocking {
+  int lanes = 0;  // partial results per plane: one vector step (a power of two)
+  // A CPU schedule can reduce an order-free combine's partials for a whole
+  // vector of planes at once (global_cpu_schedule.cpp); a GPU one folds each
+  // plane's partials across its threads.
+  bool vectors_of_planes = false;
+};
+
+// Whether the combine gives the same bits in any order (an integer max),
+// so one plane's partials may be reduced by another tree than a vector of
+// planes' are.
+enum class CombineOrder { kFixed, kFree };
+
 struct GlobalStages {
   Halide::Func partial;             // (lane, plane): update 0 folds in whole blocks of `lanes`
   Halide::RDom blocks;
   std::vector<Halide::Func> folds;  // (lane, plane): lanes / 2, lanes / 4, ..., 1 wide
-  Halide::Func total;               // (plane): the last fold; update 0 adds the tail
+  // Order-free combines where the schedule reduces vectors of planes:
+  // (plane), update 0 reduces all of a plane's partials at once; the total
+  // takes it instead of the last fold when whole_vectors_of_planes holds.
+  Halide::Func lanes_at_once;
+  Halide::RDom lanes;
+  Halide::Func total;               // (plane): the folded partials; update 0 adds the tail
   Halide::RDom tail;
 };
 
 struct GlobalPool {
   Halide::Var s{"s"}, lane{"lane"}, plane{"plane"};
   Halide::Expr plane_size;      // elements per plane
-  int lanes = 0;                // partial results per plane (a multiple of the vector width)
+  Halide::Expr planes;          // planes in this call
+  int lanes = 0;                // partial results per plane: one vector step (a power of two)
+  bool vectors_of_planes = false;
   std::vector<GlobalStages> stages;  // in the order they are computed
   Halide::Func output;
   Halide::Expr planes_per_task;  // parallel grain, chosen by the runtime
+  // The call's planes and every task's come in whole vectors of `lanes`
+  // planes (the runtime rounds planes_per_task so they do where it can).
+  Halide::Expr whole_vectors_of_planes;
   Halide::Type accumulator_type;
   std::vector<Halide::Expr> output_specializations;  // as in SeparablePool
 };
@@ -41,12 +65,15 @@ struct GlobalPool {
 // A pool over `input`'s planes, before any reduction is added.
 template <typename InputT>
 GlobalPool make_global_pool(const InputT& input, const Halide::Expr& planes_per_task, const Halide::Type& accumulator,
-                            int lanes) {
+                            const GlobalBlocking& blocking) {
   GlobalPool pool;
   pool.plane_size = input.dim(0).extent();
+  pool.planes = input.dim(1).extent();
   pool.accumulator_type = accumulator;
-  pool.lanes = lanes;
+  pool.lanes = blocking.lanes;
+  pool.vectors_of_planes = blocking.vectors_of_planes;
   pool.planes_per_task = planes_per_task;
+  pool.whole_vectors_of_planes = planes_per_task % pool.lanes == 0 && pool.planes % pool.lanes == 0;
   return pool;
 }
 
@@ -62,6 +89,6 @@ void set_global_estimates(InputT& input, OutputT& output, GrainT& planes_per_tas
 // commutative `combine`; appends the stages to pool.stages.
 const GlobalStages& add_global_reduction(GlobalPool& pool, const std::string& name, const Halide::Expr& identity,
                                          const std::function<Halide::Expr(Halide::Expr, Halide::Expr)>& combine,
-                                         const Halide::Func& value);
+                                         const Halide::Func& value, CombineOrder order = CombineOrder::kFixed);
 
 }  // namespace onnxpool::gen

@@ -34,7 +34,7 @@ class LpRange : public Halide::Generator<LpRange> {
 
   void generate() {
     const Halide::Type bits = Halide::UInt(32);
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, bits, global_lanes(get_target(), bits));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, bits, global_blocking(get_target(), bits));
     Halide::Var s = pool.s, plane = pool.plane;
     Halide::Expr lowest_bits = Halide::reinterpret(bits, *lowest_);
     Halide::Expr highest_bits = Halide::reinterpret(bits, *highest_);
@@ -44,7 +44,8 @@ class LpRange : public Halide::Generator<LpRange> {
     excess(s, plane) = Halide::select(magnitude == Halide::Expr(0u), Halide::Expr(0u), magnitude - lowest_bits);
 
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
-    Halide::Func largest = add_global_reduction(pool, "largest_excess", Halide::Expr(0u), larger, excess).total;
+    Halide::Func largest =
+        add_global_reduction(pool, "largest_excess", Halide::Expr(0u), larger, excess, CombineOrder::kFree).total;
     Halide::Func out = *output_;
     out(plane) = Halide::cast<uint8_t>(largest(plane) > highest_bits - lowest_bits);
     pool.output = out;

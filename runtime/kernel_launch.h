@@ -59,4 +59,12 @@ int64_t windowed_tasks_wanted(const WindowGeometry& g);
 // spatial_rank 0, a global one over the flattened planes.
 Status launch_kernel(const KernelCall& call);
 
+// Planes per parallel task for a global kernel over `planes` planes of
+// `plane_size` elements: a multiple of the largest power of two, at most 16,
+// that divides `planes`. The CPU global kernels reduce a vector's worth of
+// planes at once when the call's plane count and this grain are multiples
+// of it (generators/schedules/global_cpu_schedule.cpp), so every target's
+// vector width is served.
+int64_t global_planes_per_task(int64_t plane_size, int64_t planes);
+
 }  // namespace onnxpool::detail

@@ -16,6 +16,7 @@
 #include "flat_plane.h"
 #include "onnxpool/attributes.h"
 #include "onnxpool/pooling.h"
+#include "support/cpu_variants.h"
 #include "support/float_type_info.h"
 #include "support/maxpool_check.h"
 #include "support/pool_cases.h"
@@ -72,19 +73,6 @@ std::vector<std::pair<int64_t, int64_t>> plane_shapes(const PoolSpec& spec) {
   return shapes;
 }
 
-// Every x86 variant this CPU runs (the flat kernels are compiled for each;
-// elsewhere only the baseline), best first.
-std::vector<onnxpool::CpuVariant> runnable_variants() {
-  std::vector<onnxpool::CpuVariant> variants;
-  for (onnxpool::CpuVariant v :
-       {onnxpool::CpuVariant::kAvx512, onnxpool::CpuVariant::kAvx2, onnxpool::CpuVariant::kBaseline}) {
-    EXPECT_TRUE(onnxpool::set_cpu_variant_limit(v));
-    if (onnxpool::active_cpu_variant() == v) variants.push_back(v);
-  }
-  EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative));
-  return variants;
-}
-
 // The runtime's own geometry for X under `spec`'s attributes.
 onnxpool::detail::WindowGeometry runtime_geometry(PoolOp op, const onnxpool::Attributes& attributes,
                                                   const Ints& shape) {
@@ -104,7 +92,7 @@ TEST_P(FlatPlaneWindows, MaxPoolMatchesReference) {
   const SameWindow& w = GetParam();
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_variants();
+  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
   for (onnxpool::CpuVariant variant : variants) {
     ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
     for (ElementType type : max_pool_types()) {
@@ -134,7 +122,7 @@ TEST_P(FlatPlaneWindows, AveragePoolMatchesReference) {
   const SameWindow& w = GetParam();
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_variants();
+  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
   for (onnxpool::CpuVariant variant : variants) {
     ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
     for (bool count_include_pad : {false, true}) {

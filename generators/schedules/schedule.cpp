@@ -39,9 +39,9 @@ void schedule_flat_plane_pool(FlatPlanePool& pool, const Halide::Target& target)
   schedule_flat_plane_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
 }
 
-int global_lanes(const Halide::Target& target, const Halide::Type& accumulator) {
-  if (target.has_gpu_feature()) return gpu_global_lanes();
-  return cpu_tiling(target, accumulator).global_lanes;
+GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator) {
+  if (target.has_gpu_feature()) return GlobalBlocking{gpu_global_lanes(), false};
+  return GlobalBlocking{cpu_tiling(target, accumulator).global_lanes, true};
 }
 
 }  // namespace onnxpool::gen

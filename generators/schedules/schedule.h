@@ -16,8 +16,8 @@ void schedule_global_pool(GlobalPool& pool, const Halide::Target& target);
 // CPU targets only: the runtime runs the separable kernel on a GPU.
 void schedule_flat_plane_pool(FlatPlanePool& pool, const Halide::Target& target);
 
-// Partial results per plane of a global pool reducing in `accumulator`:
-// part of the algorithm's blocking, but sized for the target's registers.
-int global_lanes(const Halide::Target& target, const Halide::Type& accumulator);
+// How a global pool reducing in `accumulator` blocks each plane: part of the
+// algorithm, but sized for the target's registers and picked for its schedule.
+GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator);
 
 }  // namespace onnxpool::gen

@@ -1,0 +1,16 @@
+// The x86 kernel variants this machine runs, for tests that repeat their
+// cases on each (the runtime's own dispatch decides; cpu_variant_test checks
+// that decision against the CPU's features independently).
+#pragma once
+
+#include <vector>
+
+#include "onnxpool/pooling.h"
+
+namespace onnxpool_test {
+
+// Every variant set_cpu_variant_limit can make active here, best first
+// (elsewhere than x86-64 only the baseline). Leaves the limit at kNative.
+std::vector<onnxpool::CpuVariant> runnable_cpu_variants();
+
+}  // namespace onnxpool_test

@@ -104,12 +104,7 @@ TEST_P(FlatPlaneWindows, MaxPoolMatchesReference) {
         ASSERT_TRUE(
             onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, c.attributes, c.X.shape())))
             << c.describe();
-        const testing::AssertionResult result = library_matches_reference(c);
-        ++outcome.cases_run;
-        if (!result) {
-          outcome.add_failure(std::string(onnxpool::cpu_variant_name(variant)) + ": " + c.describe() + "\n  " +
-                              result.message());
-        }
+        record_variant_case(&outcome, variant, c.describe(), library_matches_reference(c));
       }
     }
   }
@@ -138,12 +133,7 @@ TEST_P(FlatPlaneWindows, AveragePoolMatchesReference) {
           ASSERT_TRUE(
               onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kAveragePool, c.attributes, c.X.shape())))
               << c.describe();
-          const testing::AssertionResult result = pool_matches_reference(c);
-          ++outcome.cases_run;
-          if (!result) {
-            outcome.add_failure(std::string(onnxpool::cpu_variant_name(variant)) + ": " + c.describe() + "\n  " +
-                                result.message());
-          }
+          record_variant_case(&outcome, variant, c.describe(), pool_matches_reference(c));
         }
       }
     }

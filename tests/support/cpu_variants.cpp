@@ -1,7 +1,5 @@
 #include "support/cpu_variants.h"
 
-#include <gtest/gtest.h>
-
 namespace onnxpool_test {
 
 std::vector<onnxpool::CpuVariant> runnable_cpu_variants() {
@@ -13,6 +11,15 @@ std::vector<onnxpool::CpuVariant> runnable_cpu_variants() {
   }
   EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative));
   return variants;
+}
+
+void record_variant_case(BatchOutcome* outcome, onnxpool::CpuVariant variant, const std::string& description,
+                         const testing::AssertionResult& result) {
+  ++outcome->cases_run;
+  if (!result) {
+    outcome->add_failure(std::string(onnxpool::cpu_variant_name(variant)) + ": " + description + "\n  " +
+                         result.message());
+  }
 }
 
 }  // namespace onnxpool_test

@@ -3,14 +3,23 @@
 // that decision against the CPU's features independently).
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <string>
 #include <vector>
 
 #include "onnxpool/pooling.h"
+#include "support/batch_outcome.h"
 
 namespace onnxpool_test {
 
 // Every variant set_cpu_variant_limit can make active here, best first
 // (elsewhere than x86-64 only the baseline). Leaves the limit at kNative.
 std::vector<onnxpool::CpuVariant> runnable_cpu_variants();
+
+// Counts one case run on `variant`; a failed one is kept, named by the
+// variant and the case's description.
+void record_variant_case(BatchOutcome* outcome, onnxpool::CpuVariant variant, const std::string& description,
+                         const testing::AssertionResult& result);
 
 }  // namespace onnxpool_test

@@ -74,8 +74,9 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(rows, 1));
 }
 
-int64_t pick_planes_per_task(const WindowGeometry& g, int64_t planes) {
-  const int64_t tasks = tasks_wanted(g.input_plane_size() * planes, kMinInputsPerTask);
+// Planes per task for kernels that split by planes only (flat-plane and global).
+int64_t pick_planes_per_task(int64_t plane_size, int64_t planes) {
+  const int64_t tasks = tasks_wanted(plane_size * planes, kMinInputsPerTask);
   return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
 }
 
@@ -157,8 +158,7 @@ Status gpu_failure(PoolOp op, Backend backend, const CallContext& context) {
 int64_t global_planes_per_task(int64_t plane_size, int64_t planes) {
   int64_t block = 1;
   while (block < kWidestGlobalBlock && planes % (block * 2) == 0) block *= 2;
-  const int64_t tasks = tasks_wanted(plane_size * planes, kMinInputsPerTask);
-  const int64_t per_task = std::max<int64_t>(1, (planes + tasks - 1) / tasks);
+  const int64_t per_task = pick_planes_per_task(plane_size, planes);
   return (per_task + block - 1) / block * block;
 }
 
@@ -290,7 +290,7 @@ Status launch_kernel(const KernelCall& call) {
     // Declared after the buffers, so it releases their GPU copies before they go.
     DeviceBinding binding(backend, user_context);
     int32_t grain = static_cast<int32_t>(global ? global_planes_per_task(g.input_plane_size(), count)
-                                         : flat ? pick_planes_per_task(g, count)
+                                         : flat ? pick_planes_per_task(g.input_plane_size(), count)
                                                 : pick_rows_per_task(g, count));
     int64_t first_plane = first;
 

@@ -192,20 +192,14 @@ std::vector<CommonShape> common_shapes() {
 
 class AverageLpCommonShapes : public testing::TestWithParam<CommonShape> {};
 
-// Widths below, at, and just past 8/16/32/64 lanes, odd ones in between, and
-// whole numbers of half vectors that are not of vectors (24, 56, 100: the
-// rows stage's half-vector steps on AVX-512 and AVX2).
-const std::vector<int64_t> kWidths{1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 56, 63, 64, 65, 100, 129};
-const std::vector<int64_t> kHeights{2, 7};
-
 TEST_P(AverageLpCommonShapes, MatchReferenceAtManyWidths) {
   const CommonShape& shape = GetParam();
   const SumPool kind = shape.op == PoolOp::kAveragePool ? SumPool::kAverage : SumPool::kLp;
   int case_index = 0;
   BatchOutcome outcome;
   for (ElementType type : float_types()) {
-    for (int64_t height : kHeights) {
-      for (int64_t width : kWidths) {
+    for (int64_t height : schedule_edge_heights()) {
+      for (int64_t width : schedule_edge_widths()) {
         // An unpadded 2-wide kernel does not fit a 1-wide input (that is an invalid node).
         if (width < 2 && shape.spec.pads.empty() && shape.spec.auto_pad == "NOTSET") continue;
         Random random(derive_seed(test_seed(), shape.stream, static_cast<uint64_t>(case_index++)));

@@ -11,6 +11,7 @@
 #include "reference/reference_pooling.h"
 #include "support/literal_tensors.h"
 #include "support/maxpool_check.h"
+#include "support/pool_cases.h"
 #include "support/test_settings.h"
 
 namespace onnxpool_test {
@@ -294,18 +295,12 @@ std::vector<SpecialisedShape> specialised_shapes() {
 
 class MaxPoolSpecialisedShapes : public testing::TestWithParam<SpecialisedShape> {};
 
-// Widths below, at, and just past 8/16/32/64 lanes, odd ones in between, and
-// whole numbers of half vectors that are not of vectors (24, 56, 100: the
-// rows stage's half-vector steps on AVX-512 and AVX2).
-const Ints kWidths{1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 56, 63, 64, 65, 100, 129};
-const Ints kHeights{2, 7};
-
 TEST_P(MaxPoolSpecialisedShapes, MatchReferenceAtManyWidths) {
   const SpecialisedShape& shape = GetParam();
   int case_index = 0;
   for (ElementType type : max_pool_types()) {
-    for (int64_t height : kHeights) {
-      for (int64_t width : kWidths) {
+    for (int64_t height : schedule_edge_heights()) {
+      for (int64_t width : schedule_edge_widths()) {
         // An unpadded 2-wide kernel does not fit a 1-wide input (that is an invalid node).
         if (width < 2 && shape.spec.pads.empty() && shape.spec.auto_pad == "NOTSET") continue;
         Random random(derive_seed(test_seed(), 6000, static_cast<uint64_t>(case_index)));

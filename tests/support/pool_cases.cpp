@@ -155,4 +155,15 @@ PoolSpec p_only(int64_t p) {
   return s;
 }
 
+const std::vector<int64_t>& schedule_edge_widths() {
+  static const std::vector<int64_t> widths{1,  2,  3,  5,  7,  8,  9,  15, 16,  17, 24,
+                                           31, 32, 33, 47, 56, 63, 64, 65, 100, 129};
+  return widths;
+}
+
+const std::vector<int64_t>& schedule_edge_heights() {
+  static const std::vector<int64_t> heights{2, 7};
+  return heights;
+}
+
 }  // namespace onnxpool_test

@@ -49,4 +49,11 @@ PoolSpec p_only(int64_t p);
 // The five operators these cases are for.
 const std::vector<onnxpool::PoolOp>& sum_and_global_ops();
 
+// Row widths where the CPU schedules change course: below, at and just past
+// 8/16/32/64 lanes, odd ones in between, and whole numbers of half vectors
+// that are not of vectors (24, 56, 100: the rows stage's half-vector steps
+// on AVX-512 and AVX2). And the plane heights the tests sweep them with.
+const std::vector<int64_t>& schedule_edge_widths();
+const std::vector<int64_t>& schedule_edge_heights();
+
 }  // namespace onnxpool_test

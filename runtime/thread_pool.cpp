@@ -23,20 +23,36 @@ namespace {
 // How long an idle worker keeps polling before it sleeps.
 constexpr auto kSpinTime = std::chrono::microseconds(2000);
 
+// A job's tasks are cut into one contiguous share per thread, the caller's
+// first. Each thread drains its own share, then helps with the others'. The
+// same thread gets the same share call after call, so the part of the input
+// it read last time is still in its core's L2: with one shared counter the
+// tasks went to whichever thread asked first, and at 2 threads each call
+// re-read most of its input from the other core's cache (MaxPool S3 1x128x56x56
+// 2x2/s2: 38 us at 1 thread, 27 at 2 with the shared counter).
+struct alignas(64) Share {
+  std::atomic<int> next{0};
+  int end = 0;
+};
+
 struct Job {
   ParallelTask task;
   void* user_context;
   uint8_t* closure;
   int min, size;
-  std::atomic<int> next{0};
+  Share* shares;  // `share_count` of them, set up by the pool
+  int share_count;
   std::atomic<int> result{0};
 
-  void run_available() {
-    for (int i = next.fetch_add(1); i < size; i = next.fetch_add(1)) {
-      const int r = task(user_context, min + i, closure);
-      if (r != 0) {
-        int expected = 0;
-        result.compare_exchange_strong(expected, r);
+  void run_share(int own) {
+    for (int k = 0; k < share_count; ++k) {
+      Share& share = shares[(own + k) % share_count];
+      for (int i = share.next.fetch_add(1); i < share.end; i = share.next.fetch_add(1)) {
+        const int r = task(user_context, min + i, closure);
+        if (r != 0) {
+          int expected = 0;
+          result.compare_exchange_strong(expected, r);
+        }
       }
     }
   }
@@ -49,8 +65,11 @@ struct Job {
 // job.
 class SpinningPool {
  public:
-  explicit SpinningPool(int workers) {
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  explicit SpinningPool(int workers) : shares_(workers + 1) {
+    // A worker counts generations from the pool's start, not from when its
+    // thread happens to run, so it cannot miss a job opened before that.
+    const uint64_t start = generation_.load();
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this, i, start] { work(i + 1, start); });
   }
   ~SpinningPool() {
     {
@@ -62,13 +81,20 @@ class SpinningPool {
   }
 
   int run(Job& job) {
+    const int count = static_cast<int>(shares_.size());
+    for (int p = 0; p < count; ++p) {
+      shares_[p].next.store(static_cast<int>(static_cast<int64_t>(job.size) * p / count));
+      shares_[p].end = static_cast<int>(static_cast<int64_t>(job.size) * (p + 1) / count);
+    }
+    job.shares = shares_.data();
+    job.share_count = count;
     job_ = &job;
     generation_.fetch_add(1);  // open
     if (sleepers_.load() > 0) {
       std::lock_guard<std::mutex> lock(sleep_mutex_);
       wake_.notify_all();
     }
-    job.run_available();
+    job.run_share(0);
     generation_.fetch_add(1);  // close
     while (active_.load() != 0) ONNXPOOL_CPU_RELAX();
     job_ = nullptr;
@@ -76,14 +102,13 @@ class SpinningPool {
   }
 
  private:
-  void work() {
-    uint64_t seen = generation_.load();
+  void work(int share, uint64_t seen) {
     for (;;) {
       if (!wait_for_change(seen)) return;
       seen = generation_.load();
       if (seen % 2 == 0) continue;  // a close, not a job
       active_.fetch_add(1);
-      if (generation_.load() == seen) job_->run_available();
+      if (generation_.load() == seen) job_->run_share(share);
       active_.fetch_sub(1);
     }
   }
@@ -104,6 +129,7 @@ class SpinningPool {
     return !stop_.load();
   }
 
+  std::vector<Share> shares_;  // one per thread; the caller's is shares_[0]
   std::vector<std::thread> threads_;
   std::atomic<uint64_t> generation_{0};
   std::atomic<int> active_{0};

@@ -4,10 +4,12 @@
 // passes, per axis, the range whose taps count ([0, in) for
 // count_include_pad = 0, [-pad_begin, in + pad_end) for 1). With
 // flat_plane, a second pipeline serves 2D "same" windows only
-// (flat_plane_pool.h), which the runtime prefers where they apply.
+// (flat_plane_pool.h), and with halving a third the 2x2 stride-2 windows
+// (halving_pool.h); the runtime prefers those where they apply.
 #include "Halide.h"
 #include "accumulation.h"
 #include "flat_plane_pool.h"
+#include "halving_pool.h"
 #include "schedules/schedule.h"
 #include "separable_pool.h"
 #include "window_params.h"
@@ -24,10 +26,15 @@ class AveragePool : public Halide::Generator<AveragePool> {
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
   GeneratorParam<bool> flat_plane{"flat_plane", false};
+  GeneratorParam<bool> halving{"halving", false};
 
   void configure() {
     const int rank = spatial_rank;
+    if (flat_plane && halving) {
+      throw Halide::CompileError("onnxpool_averagepool: flat_plane and halving exclude each other");
+    }
     if (flat_plane) return configure_flat_plane();
+    if (halving) return configure_halving();
     input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
     dims_ = add_window_inputs(this, rank);
     for (int i = 0; i < rank; ++i) {
@@ -40,6 +47,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
 
   void generate() {
     if (flat_plane) return generate_flat_plane();
+    if (halving) return generate_halving();
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
@@ -136,6 +144,33 @@ class AveragePool : public Halide::Generator<AveragePool> {
       count_end_[i]->set_estimate(28);
     }
     schedule_flat_plane_pool(pool, get_target());
+  }
+
+  // Input and output are (x, y, plane); every window is four taps inside the
+  // input, so the divisor is 4 whatever count_include_pad says.
+  void configure_halving() {
+    if (spatial_rank != 2) throw Halide::CompileError("onnxpool_averagepool: halving needs spatial_rank=2");
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, 3);
+    rows_per_task_ = add_input<int>("rows_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, 3);
+  }
+
+  // The separable pipeline's sum, bit for bit: each column's two rows, then
+  // the two columns, times the reciprocal count (1/4, exact).
+  void generate_halving() {
+    const Halide::Type type = element_type;
+    const Halide::Type acc = sum_type(type);
+    HalvingPool pool;
+    pool.rows_per_task = *rows_per_task_;
+    pool.accumulator_type = acc;
+    std::vector<Expr> t = halving_taps(*input_, pool);
+    for (Expr& tap : t) tap = convert(acc, tap);
+    Func out = *output_;
+    out(pool.x, pool.y, pool.plane) = convert(type, ((t[0] + t[2]) + (t[1] + t[3])) * Halide::cast(acc, Expr(0.25f)));
+    pool.output = out;
+
+    set_halving_estimates(*input_, *output_, *rows_per_task_);
+    schedule_halving_pool(pool, get_target());
   }
 
   Input<Halide::Buffer<void>>* input_ = nullptr;

@@ -40,6 +40,12 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64 int8 uint8)
     NAME onnxpool_maxpool_${type}_2d_flat GENERATOR onnxpool_maxpool OP kMaxPool TYPE ${onnxpool_enum_${type}}
     RANK 2 VARIANT kFlatPlane CPU_ONLY
     PARAMS element_type=${onnxpool_halide_type_${type}} spatial_rank=2 with_indices=false flat_plane=true)
+  # 2D 2x2 stride-2 windows inside the input (runtime/halving.h); CPU only
+  # like the flat-plane kernels.
+  onnxpool_add_kernel(
+    NAME onnxpool_maxpool_${type}_2d_halving GENERATOR onnxpool_maxpool OP kMaxPool TYPE ${onnxpool_enum_${type}}
+    RANK 2 VARIANT kHalving CPU_ONLY
+    PARAMS element_type=${onnxpool_halide_type_${type}} spatial_rank=2 with_indices=false halving=true)
 endforeach()
 
 # The summing operators: float types only (ONNX opset 22). They are compiled
@@ -53,6 +59,10 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64)
     NAME onnxpool_averagepool_${type}_2d_flat GENERATOR onnxpool_averagepool OP kAveragePool
     TYPE ${type_enum} RANK 2 VARIANT kFlatPlane CPU_ONLY FEATURES ${sum_features}
     PARAMS element_type=${halide_type} spatial_rank=2 flat_plane=true)
+  onnxpool_add_kernel(
+    NAME onnxpool_averagepool_${type}_2d_halving GENERATOR onnxpool_averagepool OP kAveragePool
+    TYPE ${type_enum} RANK 2 VARIANT kHalving CPU_ONLY FEATURES ${sum_features}
+    PARAMS element_type=${halide_type} spatial_rank=2 halving=true)
   foreach(rank IN ITEMS 1 2 3)
     onnxpool_add_kernel(
       NAME onnxpool_averagepool_${type}_${rank}d GENERATOR onnxpool_averagepool OP kAveragePool

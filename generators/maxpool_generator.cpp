@@ -2,9 +2,12 @@
 // One pipeline per (element type, spatial rank) serves every kernel, stride,
 // dilation and padding at run time; the schedule lives in schedules/. With
 // flat_plane, a second pipeline serves 2D "same" windows only
-// (flat_plane_pool.h), which the runtime prefers where they apply.
+// (flat_plane_pool.h), and with halving a third the 2x2 stride-2 windows
+// (halving_pool.h); the runtime prefers those where they apply.
 #include "Halide.h"
 #include "flat_plane_pool.h"
+#include "float_maximum.h"
+#include "halving_pool.h"
 #include "max_keys.h"
 #include "schedules/schedule.h"
 #include "separable_pool.h"
@@ -34,10 +37,13 @@ class MaxPool : public Halide::Generator<MaxPool> {
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
   GeneratorParam<bool> with_indices{"with_indices", false};
   GeneratorParam<bool> flat_plane{"flat_plane", false};
+  GeneratorParam<bool> halving{"halving", false};
 
   void configure() {
     const int rank = spatial_rank;
+    if (flat_plane && halving) throw Halide::CompileError("onnxpool_maxpool: flat_plane and halving exclude each other");
     if (flat_plane) return configure_flat_plane();
+    if (halving) return configure_halving();
     input_ = add_input<Halide::Buffer<void>>("input", element_type, rank + 1);
     dims_ = add_window_inputs(this, rank);
     rows_per_task_ = add_input<int>("rows_per_task");
@@ -54,6 +60,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
 
   void generate() {
     if (flat_plane) return generate_flat_plane();
+    if (halving) return generate_halving();
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
     SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, key_type(type));
@@ -133,6 +140,41 @@ class MaxPool : public Halide::Generator<MaxPool> {
 
     set_flat_plane_estimates(*input_, *output_, flat_inputs_);
     schedule_flat_plane_pool(pool, get_target());
+  }
+
+  // Input and output are (x, y, plane); the window is implied. No Indices,
+  // as for flat_plane.
+  void configure_halving() {
+    if (spatial_rank != 2 || with_indices) {
+      throw Halide::CompileError("onnxpool_maxpool: halving needs spatial_rank=2 and with_indices=false");
+    }
+    input_ = add_input<Halide::Buffer<void>>("input", element_type, 3);
+    rows_per_task_ = add_input<int>("rows_per_task");
+    output_ = add_output<Halide::Buffer<void>>("output", element_type, 3);
+  }
+
+  // float32 and float64 take the float maximum (float_maximum.h); the
+  // 16-bit floats keep the keys (a float max would widen every tap to
+  // float32), and integers are their own keys.
+  void generate_halving() {
+    const Halide::Type type = element_type;
+    HalvingPool pool;
+    pool.rows_per_task = *rows_per_task_;
+    std::vector<Expr> taps = halving_taps(*input_, pool);
+    Func out = *output_;
+    if (has_float_maximum(type)) {
+      pool.accumulator_type = type;
+      out(pool.x, pool.y, pool.plane) = float_maximum(taps);
+    } else {
+      pool.accumulator_type = key_type(type);
+      Expr largest = to_key(taps[0], /*one_nan_key=*/false);
+      for (size_t i = 1; i < taps.size(); ++i) largest = Halide::max(largest, to_key(taps[i], false));
+      out(pool.x, pool.y, pool.plane) = from_key(largest, type);
+    }
+    pool.output = out;
+
+    set_halving_estimates(*input_, *output_, *rows_per_task_);
+    schedule_halving_pool(pool, get_target());
   }
 
   // ONNX Indices: (n * C + c) * prod(spatial) + offset, the offset row-major

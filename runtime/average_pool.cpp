@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "flat_plane.h"
+#include "halving.h"
 #include "kernel_launch.h"
 #include "operator_setup.h"
 #include "onnxpool/pooling.h"
@@ -27,6 +28,7 @@ Status average_pool(const PoolAttributes& attributes, const TensorView& X, const
     call.count_end.push_back(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()));
   }
   detail::prefer_flat_plane_kernel(&call);
+  detail::prefer_halving_kernel(&call);
   return detail::launch_kernel(call);
 }
 

@@ -1,5 +1,6 @@
 // MaxPool entry point: validate everything, then run the kernel.
 #include "flat_plane.h"
+#include "halving.h"
 #include "kernel_launch.h"
 #include "kernel_registry.h"
 #include "operator_setup.h"
@@ -50,6 +51,7 @@ Status max_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
     call.scalars.push_back(detail::ScalarArg::boolean("column_major", attributes.storage_order == 1));
   } else {
     detail::prefer_flat_plane_kernel(&call);
+    detail::prefer_halving_kernel(&call);
   }
   return detail::launch_kernel(call);
 }

@@ -194,7 +194,6 @@ class AverageLpCommonShapes : public testing::TestWithParam<CommonShape> {};
 
 TEST_P(AverageLpCommonShapes, MatchReferenceAtManyWidths) {
   const CommonShape& shape = GetParam();
-  const SumPool kind = shape.op == PoolOp::kAveragePool ? SumPool::kAverage : SumPool::kLp;
   int case_index = 0;
   BatchOutcome outcome;
   for (ElementType type : float_types()) {
@@ -203,10 +202,7 @@ TEST_P(AverageLpCommonShapes, MatchReferenceAtManyWidths) {
         // An unpadded 2-wide kernel does not fit a 1-wide input (that is an invalid node).
         if (width < 2 && shape.spec.pads.empty() && shape.spec.auto_pad == "NOTSET") continue;
         Random random(derive_seed(test_seed(), shape.stream, static_cast<uint64_t>(case_index++)));
-        HostTensor X(type, {2, 3, height, width});
-        const int scale_exponent = fill_for_sum_pool(random, &X, kind);
-        PoolCase c = make_pool_case(shape.op, shape.spec, std::move(X));
-        c.scale_exponent = scale_exponent;
+        const PoolCase c = make_filled_sum_pool_case(random, shape.op, shape.spec, HostTensor(type, {2, 3, height, width}));
         const testing::AssertionResult result = pool_matches_reference(c);
         ++outcome.cases_run;
         if (!result) outcome.add_failure(c.describe() + "\n  " + result.message());
@@ -227,10 +223,8 @@ TEST(AverageLpVideoShape, TwoByTwoByTwoStrideTwoAtManyWidths) {
     for (ElementType type : float_types()) {
       for (int64_t width : {2, 9, 16, 17, 33, 65}) {
         Random random(derive_seed(test_seed(), 7990, static_cast<uint64_t>(width) * 8 + static_cast<uint64_t>(type)));
-        HostTensor X(type, {1, 2, 4, 3, width});
-        const int scale_exponent = fill_for_sum_pool(random, &X, op == PoolOp::kAveragePool ? SumPool::kAverage : SumPool::kLp);
-        PoolCase c = make_pool_case(op, window_spec({2, 2, 2}, {2, 2, 2}), std::move(X));
-        c.scale_exponent = scale_exponent;
+        const PoolCase c =
+            make_filled_sum_pool_case(random, op, window_spec({2, 2, 2}, {2, 2, 2}), HostTensor(type, {1, 2, 4, 3, width}));
         const testing::AssertionResult result = pool_matches_reference(c);
         ++outcome.cases_run;
         if (!result) outcome.add_failure(c.describe() + "\n  " + result.message());

@@ -22,6 +22,7 @@
 #include "support/pool_cases.h"
 #include "support/pool_check.h"
 #include "support/random.h"
+#include "support/runtime_geometry.h"
 #include "support/test_settings.h"
 #include "support/value_fills.h"
 #include "window_geometry.h"
@@ -73,16 +74,6 @@ std::vector<std::pair<int64_t, int64_t>> plane_shapes(const PoolSpec& spec) {
   return shapes;
 }
 
-// The runtime's own geometry for X under `spec`'s attributes.
-onnxpool::detail::WindowGeometry runtime_geometry(PoolOp op, const onnxpool::Attributes& attributes,
-                                                  const Ints& shape) {
-  onnxpool::PoolAttributes parsed;
-  EXPECT_TRUE(onnxpool::PoolAttributes::parse(op, attributes, &parsed));
-  onnxpool::detail::WindowGeometry g;
-  EXPECT_TRUE(onnxpool::detail::compute_window_geometry(parsed, shape, &g));
-  return g;
-}
-
 class FlatPlaneWindows : public testing::TestWithParam<SameWindow> {
  protected:
   void TearDown() override { EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative)); }
@@ -124,12 +115,10 @@ TEST_P(FlatPlaneWindows, AveragePoolMatchesReference) {
       for (ElementType type : float_types()) {
         for (const auto& [height, width] : plane_shapes(w.spec)) {
           Random random(derive_seed(test_seed(), 9200, index++));
-          HostTensor X(type, {2, 3, height, width});
-          const int scale_exponent = fill_for_sum_pool(random, &X, SumPool::kAverage);
           PoolSpec spec = w.spec;
           spec.count_include_pad = count_include_pad;
-          PoolCase c = make_pool_case(PoolOp::kAveragePool, spec, std::move(X));
-          c.scale_exponent = scale_exponent;
+          const PoolCase c =
+              make_filled_sum_pool_case(random, PoolOp::kAveragePool, spec, HostTensor(type, {2, 3, height, width}));
           ASSERT_TRUE(
               onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kAveragePool, c.attributes, c.X.shape())))
               << c.describe();

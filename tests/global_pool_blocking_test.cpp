@@ -56,15 +56,10 @@ class GlobalPoolBlocking : public testing::Test {
 PoolCase batch_case(PoolOp op, ElementType type, const PlaneBatch& batch, uint64_t index) {
   Random random(derive_seed(test_seed(), 9300, index));
   HostTensor X(type, {2, batch.planes / 2, batch.plane_size});
-  int scale_exponent = 0;
-  if (op == PoolOp::kGlobalMaxPool) {
-    fill_with_ties(random, &X, 0.05);
-  } else {
-    scale_exponent = fill_for_sum_pool(random, &X, op == PoolOp::kGlobalLpPool ? SumPool::kLp : SumPool::kAverage);
-  }
-  PoolCase c = make_pool_case(op, p_only(op == PoolOp::kGlobalLpPool ? 1 + static_cast<int64_t>(index % 3) : 2), X);
-  c.scale_exponent = scale_exponent;
-  return c;
+  const PoolSpec spec = p_only(op == PoolOp::kGlobalLpPool ? 1 + static_cast<int64_t>(index % 3) : 2);
+  if (op != PoolOp::kGlobalMaxPool) return make_filled_sum_pool_case(random, op, spec, std::move(X));
+  fill_with_ties(random, &X, 0.05);
+  return make_pool_case(op, spec, std::move(X));
 }
 
 // The same case on its first planes - 1 planes: one plane short of a vector.

@@ -4,6 +4,7 @@
 #include "cpu_tiling.h"
 #include "flat_plane_cpu_schedule.h"
 #include "global_cpu_schedule.h"
+#include "halving_cpu_schedule.h"
 #include "gpu_schedule.h"
 
 namespace onnxpool::gen {
@@ -37,6 +38,14 @@ void schedule_flat_plane_pool(FlatPlanePool& pool, const Halide::Target& target)
                                "builds them CPU_ONLY); no GPU schedule for " + target.to_string());
   }
   schedule_flat_plane_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
+}
+
+void schedule_halving_pool(HalvingPool& pool, const Halide::Target& target) {
+  if (target.has_gpu_feature()) {
+    throw Halide::CompileError("onnxpool generators: the 2x2 stride-2 pools are CPU kernels (kernel_matrix.cmake "
+                               "builds them CPU_ONLY); no GPU schedule for " + target.to_string());
+  }
+  schedule_halving_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
 }
 
 GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator) {

@@ -84,6 +84,14 @@ PoolCase make_pool_case(PoolOp op, const PoolSpec& spec, HostTensor X) {
   return c;
 }
 
+PoolCase make_filled_sum_pool_case(Random& random, onnxpool::PoolOp op, const PoolSpec& spec, HostTensor X) {
+  const bool lp = op == onnxpool::PoolOp::kLpPool || op == onnxpool::PoolOp::kGlobalLpPool;
+  const int scale_exponent = fill_for_sum_pool(random, &X, lp ? SumPool::kLp : SumPool::kAverage);
+  PoolCase c = make_pool_case(op, spec, std::move(X));
+  c.scale_exponent = scale_exponent;
+  return c;
+}
+
 std::string PoolCase::describe() const {
   std::ostringstream out;
   out << onnxpool::op_name(op) << ' ' << type_label(X.type()) << " X" << shape_to_string(X.shape());

@@ -32,6 +32,11 @@ struct PoolCase {
 // A case with the attributes a runtime would pass for `spec` (defaults left out).
 PoolCase make_pool_case(onnxpool::PoolOp op, const PoolSpec& spec, HostTensor X);
 
+// The same for a summing operator (AveragePool, LpPool and their global
+// forms), after filling X with fill_for_sum_pool's values for that operator;
+// the fill's scale exponent goes into the case.
+PoolCase make_filled_sum_pool_case(Random& random, onnxpool::PoolOp op, const PoolSpec& spec, HostTensor X);
+
 // A valid random case. spatial_rank: 1..3 for AveragePool and LpPool; 1..4
 // for the global operators (4: a rank-6 X). Global planes range from one
 // element to about 1700, odd sizes included.

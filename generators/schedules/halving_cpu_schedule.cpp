@@ -8,10 +8,12 @@
 //
 // Measured (float32 MaxPool 1x128x56x56, the benchmark binary, 1 thread,
 // AVX-512): 24.1-24.5 us against 37-39 for the separable kernel (oneDNN nhwc
-// 25.3-25.7 in the same runs). A `col` Func of the vertical pairs computed
-// per x vector (so the deinterleave follows the vertical max, two permutes
-// instead of four) was 98-101 us whether stored on the stack, in registers
-// or unrolled: its reload straddles the two stores and is not forwarded.
+// 25.3-25.7 in the same runs). In a stand-alone build of this pipeline, a
+// `col` Func of the vertical pairs computed per x vector (so that the
+// deinterleave would follow the vertical max: two permutes per vector
+// instead of four) took 98-101 us against 35 for the inlined taps, whether
+// stored on the stack, in registers or unrolled: its reload straddles the
+// two stores and is not forwarded.
 #include "halving_cpu_schedule.h"
 
 namespace onnxpool::gen {

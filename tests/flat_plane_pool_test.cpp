@@ -83,9 +83,7 @@ TEST_P(FlatPlaneWindows, MaxPoolMatchesReference) {
   const SameWindow& w = GetParam();
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
-  for (onnxpool::CpuVariant variant : variants) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     for (ElementType type : max_pool_types()) {
       for (const auto& [height, width] : plane_shapes(w.spec)) {
         Random random(derive_seed(test_seed(), 9100, index++));
@@ -98,9 +96,9 @@ TEST_P(FlatPlaneWindows, MaxPoolMatchesReference) {
         record_variant_case(&outcome, variant, c.describe(), library_matches_reference(c));
       }
     }
-  }
+  });
   EXPECT_EQ(outcome.cases_run,
-            static_cast<int>(variants.size() * max_pool_types().size() * plane_shapes(w.spec).size()));
+            variants * static_cast<int>(max_pool_types().size() * plane_shapes(w.spec).size()));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 
@@ -108,9 +106,7 @@ TEST_P(FlatPlaneWindows, AveragePoolMatchesReference) {
   const SameWindow& w = GetParam();
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
-  for (onnxpool::CpuVariant variant : variants) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     for (bool count_include_pad : {false, true}) {
       for (ElementType type : float_types()) {
         for (const auto& [height, width] : plane_shapes(w.spec)) {
@@ -126,9 +122,9 @@ TEST_P(FlatPlaneWindows, AveragePoolMatchesReference) {
         }
       }
     }
-  }
+  });
   EXPECT_EQ(outcome.cases_run,
-            static_cast<int>(variants.size() * 2 * float_types().size() * plane_shapes(w.spec).size()));
+            variants * static_cast<int>(2 * float_types().size() * plane_shapes(w.spec).size()));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 

@@ -136,9 +136,7 @@ testing::AssertionResult matches_reference_with_the_same_bits_every_way(const Po
 TEST_F(GlobalPoolBlocking, VectorsOfPlanesMatchTheReferenceAndTheOnePlanePath) {
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
-  for (onnxpool::CpuVariant variant : variants) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     for (PoolOp op : kGlobalOps) {
       for (ElementType type : float_types()) {
         for (const PlaneBatch& batch : kBatches) {
@@ -147,9 +145,9 @@ TEST_F(GlobalPoolBlocking, VectorsOfPlanesMatchTheReferenceAndTheOnePlanePath) {
         }
       }
     }
-  }
+  });
   EXPECT_EQ(outcome.cases_run,
-            static_cast<int>(variants.size() * kGlobalOps.size() * float_types().size() * kBatches.size()));
+            variants * static_cast<int>(kGlobalOps.size() * float_types().size() * kBatches.size()));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 

@@ -81,9 +81,7 @@ const std::vector<std::pair<int64_t, int64_t>> kPlaneShapes = {{2, 2},  {3, 5}, 
 TEST_F(HalvingWindows, MaxPoolMatchesReference) {
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
-  for (onnxpool::CpuVariant variant : variants) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     for (ElementType type : max_pool_types()) {
       for (const auto& [height, width] : kPlaneShapes) {
         for (bool any_bits : {false, true}) {
@@ -100,17 +98,15 @@ TEST_F(HalvingWindows, MaxPoolMatchesReference) {
         }
       }
     }
-  }
-  EXPECT_EQ(outcome.cases_run, static_cast<int>(variants.size() * max_pool_types().size() * kPlaneShapes.size() * 2));
+  });
+  EXPECT_EQ(outcome.cases_run, variants * static_cast<int>(max_pool_types().size() * kPlaneShapes.size() * 2));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 
 TEST_F(HalvingWindows, AveragePoolMatchesReference) {
   BatchOutcome outcome;
   uint64_t index = 0;
-  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
-  for (onnxpool::CpuVariant variant : variants) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     // count_include_pad changes nothing here (no window reaches a pad), but
     // the runtime passes it either way.
     for (bool count_include_pad : {false, true}) {
@@ -127,8 +123,8 @@ TEST_F(HalvingWindows, AveragePoolMatchesReference) {
         }
       }
     }
-  }
-  EXPECT_EQ(outcome.cases_run, static_cast<int>(variants.size() * 2 * float_types().size() * kPlaneShapes.size()));
+  });
+  EXPECT_EQ(outcome.cases_run, variants * static_cast<int>(2 * float_types().size() * kPlaneShapes.size()));
   EXPECT_TRUE(outcome.failures.empty()) << outcome.report();
 }
 
@@ -147,8 +143,7 @@ TEST_F(HalvingWindows, AgreesBitForBitWithTheSeparableKernels) {
   const PoolSpec ceil_spec = window_spec({2, 2}, {2, 2}, {}, /*ceil_mode=*/true);
   int compared = 0;
   uint64_t index = 0;
-  for (onnxpool::CpuVariant variant : runnable_cpu_variants()) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     for (PoolOp op : {PoolOp::kMaxPool, PoolOp::kAveragePool}) {
       for (ElementType type : op == PoolOp::kMaxPool ? max_pool_types() : float_types()) {
         const Ints shape{1, 3, 9, 37};
@@ -182,9 +177,8 @@ TEST_F(HalvingWindows, AgreesBitForBitWithTheSeparableKernels) {
         }
       }
     }
-  }
-  EXPECT_EQ(compared, static_cast<int>(runnable_cpu_variants().size() *
-                                       (max_pool_types().size() + float_types().size()) * 3 * 4 * 18));
+  });
+  EXPECT_EQ(compared, variants * static_cast<int>((max_pool_types().size() + float_types().size()) * 3 * 4 * 18));
 }
 
 // One 2x2 window (scan order: top-left, top-right, bottom-left,
@@ -221,10 +215,8 @@ uint64_t canonical_nan_bits(ElementType type) {
 // than a float32 vector) and 48 (whole vectors and a shifted last one).
 TEST_F(HalvingWindows, SignedZerosAndNansFollowIeeeMaximum) {
   const std::vector<HandWindow> windows = hand_windows();
-  const std::vector<onnxpool::CpuVariant> variants = runnable_cpu_variants();
   int checked = 0;
-  for (onnxpool::CpuVariant variant : variants) {
-    ASSERT_TRUE(onnxpool::set_cpu_variant_limit(variant));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     for (ElementType type : float_types()) {
       for (int copies : {1, 4}) {
         const int64_t outputs = static_cast<int64_t>(windows.size()) * copies;
@@ -253,8 +245,8 @@ TEST_F(HalvingWindows, SignedZerosAndNansFollowIeeeMaximum) {
         }
       }
     }
-  }
-  EXPECT_EQ(checked, static_cast<int>(variants.size() * float_types().size() * windows.size() * 5));
+  });
+  EXPECT_EQ(checked, variants * static_cast<int>(float_types().size() * windows.size() * 5));
 }
 
 }  // namespace

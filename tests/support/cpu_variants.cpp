@@ -13,6 +13,20 @@ std::vector<onnxpool::CpuVariant> runnable_cpu_variants() {
   return variants;
 }
 
+int on_each_cpu_variant(const std::function<void(onnxpool::CpuVariant)>& body) {
+  int ran = 0;
+  for (onnxpool::CpuVariant variant : runnable_cpu_variants()) {
+    if (!onnxpool::set_cpu_variant_limit(variant)) {
+      ADD_FAILURE() << "cannot limit the runtime to " << onnxpool::cpu_variant_name(variant);
+      continue;
+    }
+    body(variant);
+    ++ran;
+  }
+  EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative));
+  return ran;
+}
+
 void record_variant_case(BatchOutcome* outcome, onnxpool::CpuVariant variant, const std::string& description,
                          const testing::AssertionResult& result) {
   ++outcome->cases_run;

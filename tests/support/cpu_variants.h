@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ namespace onnxpool_test {
 // Every variant set_cpu_variant_limit can make active here, best first
 // (elsewhere than x86-64 only the baseline). Leaves the limit at kNative.
 std::vector<onnxpool::CpuVariant> runnable_cpu_variants();
+
+// Runs body(variant) once for each variant of runnable_cpu_variants(), the
+// runtime limited to that variant, then lifts the limit. Returns how many
+// variants ran, for the caller's count of the cases it expects.
+int on_each_cpu_variant(const std::function<void(onnxpool::CpuVariant)>& body);
 
 // Counts one case run on `variant`; a failed one is kept, named by the
 // variant and the case's description.

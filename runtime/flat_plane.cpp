@@ -18,10 +18,7 @@ bool flat_plane_suits(const WindowGeometry& g) {
 
 void prefer_flat_plane_kernel(KernelCall* call) {
   const WindowGeometry& g = *call->geometry;
-  if (!flat_plane_suits(g)) return;
-  const KernelEntry* flat = find_kernel(call->kernel->op, call->input->type, 2, KernelVariant::kFlatPlane);
-  if (flat == nullptr || !kernel_runs_on(*flat, call->input->device)) return;
-  call->kernel = flat;
+  if (!flat_plane_suits(g) || !switch_to_variant(call, KernelVariant::kFlatPlane)) return;
   call->scalars.push_back(ScalarArg::int32("width", static_cast<int32_t>(g.axes[1].input)));
   call->scalars.push_back(ScalarArg::int32("height", static_cast<int32_t>(g.axes[0].input)));
 }

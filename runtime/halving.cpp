@@ -14,10 +14,7 @@ bool halving_suits(const WindowGeometry& g) {
 }
 
 void prefer_halving_kernel(KernelCall* call) {
-  if (!halving_suits(*call->geometry)) return;
-  const KernelEntry* halving = find_kernel(call->kernel->op, call->input->type, 2, KernelVariant::kHalving);
-  if (halving == nullptr || !kernel_runs_on(*halving, call->input->device)) return;
-  call->kernel = halving;
+  if (halving_suits(*call->geometry)) switch_to_variant(call, KernelVariant::kHalving);
 }
 
 }  // namespace onnxpool::detail

@@ -203,6 +203,13 @@ bool kernel_runs_on(const KernelEntry& kernel, Device device) {
   return target >= 0 && kernel.run[target] != nullptr;
 }
 
+bool switch_to_variant(KernelCall* call, KernelVariant variant) {
+  const KernelEntry* other = find_kernel(call->kernel->op, call->input->type, call->kernel->spatial_rank, variant);
+  if (other == nullptr || !kernel_runs_on(*other, call->input->device)) return false;
+  call->kernel = other;
+  return true;
+}
+
 Status launch_kernel(const KernelCall& call) {
   ensure_halide_configured();
   const WindowGeometry& g = *call.geometry;

@@ -52,6 +52,11 @@ struct KernelCall {
 // on tensors in `device` memory.
 bool kernel_runs_on(const KernelEntry& kernel, Device device);
 
+// Switches `call` to the `variant` kernel of its operator, element type and
+// spatial rank when this build has it for X's device (the flat-plane and
+// halving kernels are CPU only); false, leaving `call` as it is, otherwise.
+bool switch_to_variant(KernelCall* call, KernelVariant variant);
+
 // How many parallel tasks a windowed pool over all of g's planes is worth.
 int64_t windowed_tasks_wanted(const WindowGeometry& g);
 

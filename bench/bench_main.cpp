@@ -1,7 +1,31 @@
 // main() for the onnxpool benchmark binary.
 #include <benchmark/benchmark.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
+
+namespace {
+
+// The CPU's model name from /proc/cpuinfo (Linux), or empty. The report
+// prints it: this project's benchmark machines are not always the same kind
+// (an AVX-512 Intel VM in sessions 1-8, an AVX2-only AMD EPYC in session 9),
+// and the ratios to the peers differ between them.
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  const std::string key = "model name";
+  while (std::getline(cpuinfo, line)) {
+    if (line.compare(0, key.size(), key) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const size_t start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return std::string();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Medians over repetitions are what the reports quote, so repeat by default.
@@ -25,6 +49,8 @@ int main(int argc, char** argv) {
 
   benchmark::Initialize(&count, args.data());
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  const std::string model = cpu_model_name();
+  if (!model.empty()) benchmark::AddCustomContext("cpu_model", model);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -284,9 +284,11 @@ def context_lines(contexts):
         extra = "".join(f", {name} {version}" for name, version in versions.items())
         if context.get("cuda_device"):  # the GPU run's inputs name their device
             extra += f", GPU {context['cuda_device']}"
+        # bench/bench_main.cpp records the CPU's model name (the machines differ between runs).
+        model = f" ({context['cpu_model']})" if context.get("cpu_model") else ""
         lines.append(
             f"- `{path}` ({context.get('executable', '?')}{extra}): {context.get('date', '?')}, "
-            f"host {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs at "
+            f"host {context.get('host_name', '?')}{model}, {context.get('num_cpus', '?')} CPUs at "
             f"{context.get('mhz_per_cpu', '?')} MHz, load {context.get('load_avg', '?')}"
         )
     return lines

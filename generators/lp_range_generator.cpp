@@ -20,6 +20,15 @@
 namespace onnxpool::gen {
 namespace {
 
+// The check's planes are long (merged pooling planes, up to 16K elements), so
+// its running maximum is held as four vector steps, four independent chains:
+// with one, each step waited on the last step's max and blend (the select
+// below, which LLVM moves into the chain). GlobalLpPool 1x256x14x14 float32
+// (this check, then the float32 sum), AVX2 on a 2-vCPU AMD EPYC, 1 thread,
+// alternating binaries: 18.9-20.7 us with one chain, 8.2-12.7 with four; the
+// check went from 56% of the time to 36%.
+constexpr int kIndependentChains = 4;
+
 class LpRange : public Halide::Generator<LpRange> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
@@ -34,7 +43,8 @@ class LpRange : public Halide::Generator<LpRange> {
 
   void generate() {
     const Halide::Type bits = Halide::UInt(32);
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, bits, global_blocking(get_target(), bits));
+    GlobalPool pool =
+        make_global_pool(*input_, *planes_per_task_, bits, global_blocking(get_target(), bits, kIndependentChains));
     Halide::Var s = pool.s, plane = pool.plane;
     Halide::Expr lowest_bits = Halide::reinterpret(bits, *lowest_);
     Halide::Expr highest_bits = Halide::reinterpret(bits, *highest_);

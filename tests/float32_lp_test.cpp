@@ -14,6 +14,7 @@
 #include "float32_lp.h"
 #include "operator_setup.h"
 #include "support/approx_compare.h"
+#include "support/cpu_variants.h"
 #include "support/literal_tensors.h"
 #include "support/pool_cases.h"
 #include "support/pool_check.h"
@@ -137,6 +138,36 @@ TEST(Float32Lp, StopsValuesWhoseFloat32SumCouldOverflowOrUnderflow) {
       EXPECT_TRUE(untouched(run.Y)) << e.name << ": " << c.describe();
     }
   }
+}
+
+// The check keeps its running maximum in several vector steps of partials
+// at once (generators/lp_range_generator.cpp): one extreme value must stop
+// the call wherever it sits in a long chunk (any lane of any step, a later
+// block, the tail), on every CPU variant.
+TEST(Float32Lp, StopsAnExtremeValueAtEveryPositionOfALongChunk) {
+  // Four planes of 301 merge into one chunk of 1204 elements: with the widest
+  // partials (4 steps of 16 lanes) 18 whole blocks and a 52-element tail.
+  const Ints shape = {1, 4, 301};
+  const int64_t size = 4 * 301;
+  Values ordinary;
+  for (int64_t i = 0; i < size; ++i) ordinary.push_back(1.0 + static_cast<double>(i % 7) / 8);
+  PoolCase c = make_pool_case(PoolOp::kGlobalLpPool, p_only(2), tensor(ElementType::kFloat32, shape, ordinary));
+  const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
+    ASSERT_EQ(run_float32(c).outcome, Float32LpOutcome::kRan) << cpu_variant_name(variant);
+    for (double extreme : {1e30, -1e-30}) {
+      int64_t missed = 0, first_missed = -1;
+      for (int64_t at = 0; at < size; ++at) {
+        c.X.set(at, extreme);
+        const Float32Run run = run_float32(c);
+        c.X.set(at, ordinary[static_cast<size_t>(at)]);
+        if (run.status.is_ok() && run.outcome == Float32LpOutcome::kOutOfRange) continue;
+        if (missed++ == 0) first_missed = at;
+      }
+      EXPECT_EQ(missed, 0) << cpu_variant_name(variant) << ": " << extreme << " went unflagged at " << missed
+                           << " positions, the first " << first_missed;
+    }
+  });
+  EXPECT_GE(variants, 1);
 }
 
 // The limits are conservative but not absurdly so: values just inside them

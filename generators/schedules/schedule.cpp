@@ -48,9 +48,9 @@ void schedule_halving_pool(HalvingPool& pool, const Halide::Target& target) {
   schedule_halving_pool_cpu(pool, cpu_tiling(target, pool.accumulator_type));
 }
 
-GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator) {
+GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator, int chains) {
   if (target.has_gpu_feature()) return GlobalBlocking{gpu_global_lanes(), false};
-  return GlobalBlocking{cpu_tiling(target, accumulator).global_lanes, true};
+  return GlobalBlocking{chains * cpu_tiling(target, accumulator).global_lanes, chains == 1};
 }
 
 }  // namespace onnxpool::gen

@@ -20,6 +20,10 @@ void schedule_halving_pool(HalvingPool& pool, const Halide::Target& target);
 
 // How a global pool reducing in `accumulator` blocks each plane: part of the
 // algorithm, but sized for the target's registers and picked for its schedule.
-GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator);
+// `chains` > 1 (CPU only; for long planes) holds that many vector steps of
+// partials per plane, so the reduction runs as that many independent
+// dependency chains, and drops the vectors-of-planes loop nest (made for
+// planes a few vectors long).
+GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator, int chains = 1);
 
 }  // namespace onnxpool::gen

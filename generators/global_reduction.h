@@ -21,7 +21,9 @@ namespace onnxpool::gen {
 
 // How the target's schedule blocks each plane (schedules/schedule.h).
 struct GlobalBlocking {
-  int lanes = 0;  // partial results per plane: one vector step (a power of two)
+  // Partial results per plane (a power of two): one vector step, or a few
+  // (independent dependency chains for long planes; global_blocking).
+  int lanes = 0;
   // A CPU schedule can reduce an order-free combine's partials for a whole
   // vector of planes at once (global_cpu_schedule.cpp); a GPU one folds each
   // plane's partials across its threads.
@@ -50,7 +52,7 @@ struct GlobalPool {
   Halide::Var s{"s"}, lane{"lane"}, plane{"plane"};
   Halide::Expr plane_size;      // elements per plane
   Halide::Expr planes;          // planes in this call
-  int lanes = 0;                // partial results per plane: one vector step (a power of two)
+  int lanes = 0;                // partial results per plane, as GlobalBlocking::lanes
   bool vectors_of_planes = false;
   std::vector<GlobalStages> stages;  // in the order they are computed
   Halide::Func output;

@@ -49,6 +49,10 @@ void schedule_halving_pool(HalvingPool& pool, const Halide::Target& target) {
 }
 
 GlobalBlocking global_blocking(const Halide::Target& target, const Halide::Type& accumulator, int chains) {
+  // The partials fold in halves, so their number stays a power of two.
+  if (chains < 1 || (chains & (chains - 1)) != 0) {
+    throw Halide::CompileError("global_blocking: " + std::to_string(chains) + " chains; a power of two is needed");
+  }
   if (target.has_gpu_feature()) return GlobalBlocking{gpu_global_lanes(), false};
   return GlobalBlocking{chains * cpu_tiling(target, accumulator).global_lanes, chains == 1};
 }

@@ -104,6 +104,18 @@ inline const std::map<std::string, LpAlgorithm> kLpAlgorithmNames = {
 // ONNX defaults to p = 2).
 constexpr int kFixedPowers[] = {1, 2};
 
+// Whether the runtime takes this algorithm's kernel for `element` only for
+// p > 6 (p > 5 for float16): the scaled kernels of the types that have a wide
+// sum for the smaller p (runtime/lp_pool.cpp: unscaled_lp_is_exact). float64
+// has no other algorithm, so its scaled kernel serves every p. A kernel only
+// for large p gets no copy of its loop nest for kFixedPowers (they would never
+// run) and none for the common windows (separable_pool.h: a rare call pays
+// for it, not every build). The float32 2D scaled LpPool kernel (AVX2)
+// generated in 30.5 s with both, 2.9 s without.
+inline bool lp_kernel_only_for_large_p(LpAlgorithm algorithm, const Halide::Type& element) {
+  return algorithm == LpAlgorithm::kScaled && !(element.is_float() && !element.is_bfloat() && element.bits() == 64);
+}
+
 // A scale for magnitudes up to `largest`: the largest itself when it is a
 // positive finite number, else 1 (all zeros: nothing to scale; inf or NaN:
 // the unscaled sum already gives inf or NaN).

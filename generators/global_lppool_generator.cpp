@@ -50,7 +50,9 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
       out(plane) = convert(type, scale * integer_root(total(plane), p));
     }
     pool.output = out;
-    for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
+    if (!lp_kernel_only_for_large_p(algorithm, type)) {
+      for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
+    }
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 196, 256);
     p_->set_estimate(2);

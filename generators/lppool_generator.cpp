@@ -86,8 +86,14 @@ class LpPool : public Halide::Generator<LpPool> {
       out(v) = convert(type, magnitude_scale(window_largest(v)) * integer_root(window(v), p));
     }
     pool.output = out;
-    // p = 2 (ONNX's default) and p = 1 get their own loop nests, free of pow.
-    for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
+    // p = 2 (ONNX's default) and p = 1 get their own loop nests, free of pow,
+    // in every kernel that is called with them; a kernel only for large p
+    // gets no copies for the common windows either (accumulation.h).
+    if (lp_kernel_only_for_large_p(algorithm, type)) {
+      pool.common_window_copies = false;
+    } else {
+      for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
+    }
 
     set_pool_estimates(*input_, *output_, rank);
     set_window_estimates(dims_);

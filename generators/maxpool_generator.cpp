@@ -63,7 +63,18 @@ class MaxPool : public Halide::Generator<MaxPool> {
     if (halving) return generate_halving();
     const int rank = spatial_rank;
     const Halide::Type type = element_type;
-    SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, key_type(type));
+    // Indices kernels step as many lanes as a vector of their 32-bit flat
+    // positions holds, not as many as 8- or 16-bit keys would fill: each
+    // lane carries a position (and writes an int64). int8 at 32 lanes (AVX2)
+    // left 28-wide output rows to the masked narrow path. Measured (AVX2,
+    // 1 thread, medians, us, key width -> position width): int8
+    // 1x192x28x28 3x3/s1 2550-2730 -> 400-500, int8 1x16x16x56x56 2x2x2/s2
+    // 2380-2460 -> 370-490, int8 1x64x112x112 3x3/s2 580-645 -> 640-800;
+    // float16 the same within noise. The 8- and 16-bit Indices kernels also
+    // generate in about 30% less time.
+    Halide::Type lanes_of = key_type(type);
+    if (with_indices && lanes_of.bits() < 32) lanes_of = Halide::UInt(32);
+    SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, lanes_of);
     // Max is idempotent: when every window is undilated along the row axes
     // and holds a tap inside the input, a tap clamped to the edge repeats a
     // row of its own window. The runtime then sets `clamp_safe`, and the

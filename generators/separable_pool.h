@@ -54,6 +54,15 @@ struct SeparablePool {
   // Run-time conditions worth a separate copy of the whole loop nest, e.g.
   // "Indices are row-major", which avoids a vector division per output.
   std::vector<Halide::Expr> output_specializations;
+  // Whether a CPU schedule makes a copy of the loop nest for each common x
+  // window (cpu_schedule.cpp). Off for kernels the runtime takes only for
+  // rare calls (accumulation.h: lp_kernel_only_for_large_p), where the copies
+  // cost every build more than they save: the float32 2D and 3D scaled
+  // LpPool kernels (AVX2) generated in 10.5 and 16 s without them instead of
+  // 30.5 and 49 s, and ran p = 8 1.1-1.25x slower (1 thread, medians:
+  // 1x64x56x56 3x3/s2/p1 1670-1890 -> 1960-2020 us, 1x64x28x28 3x3/s1/p1
+  // 1500-1520 -> 1860-1920, 1x16x16x56x56 2x2x2/s2 4020-4290 -> 4560-4640).
+  bool common_window_copies = true;
   // Funcs of one output coordinate that every plane shares (AveragePool's
   // per-axis reciprocal counts): a CPU schedule computes them once per call.
   std::vector<Halide::Func> per_axis_tables;

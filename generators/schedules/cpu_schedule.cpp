@@ -65,9 +65,11 @@ void schedule_window(const SeparablePool& pool, SeparableStages& stage, int vect
   Var x = pool.vars[0];
   stage.window.vectorize(x, vector_size, TailStrategy::GuardWithIf);
   Halide::Stage reduce = stage.window.update(0);
-  for (const FixedWindow& w : kFixedXWindows) {
-    Halide::Stage s = reduce.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
-    s.vectorize(x, vector_size, TailStrategy::GuardWithIf).unroll(stage.x_taps[0]);
+  if (pool.common_window_copies) {
+    for (const FixedWindow& w : kFixedXWindows) {
+      Halide::Stage s = reduce.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
+      s.vectorize(x, vector_size, TailStrategy::GuardWithIf).unroll(stage.x_taps[0]);
+    }
   }
   reduce.vectorize(x, vector_size, TailStrategy::GuardWithIf);
 }
@@ -114,8 +116,10 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const CpuTiling& tiling) {
   // One copy of the loop nest per common x window, so the choice among the
   // window stage's specializations is made once per call, not per vector
   // (S1: 23% fewer instructions).
-  for (const FixedWindow& w : kFixedXWindows) {
-    with_algorithm_specializations(out.specialize(pool.dims[0].is(w.kernel, w.stride, 1)));
+  if (pool.common_window_copies) {
+    for (const FixedWindow& w : kFixedXWindows) {
+      with_algorithm_specializations(out.specialize(pool.dims[0].is(w.kernel, w.stride, 1)));
+    }
   }
   with_algorithm_specializations(out);
 

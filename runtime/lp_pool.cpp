@@ -17,7 +17,9 @@ namespace {
 //   float32/bfloat16 in float64: |x| in [1.4e-45, 3.4e38], p <= 6 gives
 //     [7e-271, 2e231] (p = 7 underflows to subnormals);
 //   float16 in float32: |x| in [6e-8, 65504], p <= 5 gives [8e-37, 1.2e24].
-// float64 has no wider type and only scaled kernels.
+// float64 has no wider type and only scaled kernels. The generators rely on
+// this rule (generators/accumulation.h: lp_kernel_only_for_large_p): the
+// other types' scaled kernels have no fast loop nests for p = 1 and 2.
 bool unscaled_lp_is_exact(ElementType type, int64_t p) {
   switch (type) {
     case ElementType::kFloat32:

@@ -115,7 +115,10 @@ class MaxPool : public Halide::Generator<MaxPool> {
       out(v) = from_key(window(v), type);
     }
     pool.output = out;
-    if (with_indices) pool.output_specializations.push_back(!*column_major_);
+    if (with_indices) {
+      pool.output_specializations.push_back(!*column_major_);
+      pool.unrolled_geometry_copies = false;
+    }
 
     set_estimates(rank);
     schedule_separable_pool(pool, get_target());

@@ -16,6 +16,10 @@
 // where each row's masked tail vector is scalarized; 2-lane float64 steps
 // are the clear exception. A width-dependent step would take the best of
 // each column at the price of twice the specializations (not done yet).
+// No copy with unrolled x loops for the ResNet stem (x86 has one,
+// cpu_schedule.cpp): what it saves there is mispredicted loop exits, which
+// qemu's instruction counts cannot show, and without hardware to time it the
+// generation time it costs buys nothing measured.
 // The global pools use the same step as their number of partials: more
 // partials cost more in the fold tree and the longer tail than the
 // independent chains save on 49- and 196-element planes (GlobalAveragePool
@@ -33,7 +37,7 @@ constexpr int kMinLanesPerStep = 4;
 
 CpuTiling arm_tiling(const Halide::Target& target, const Halide::Type& accumulator) {
   const int step = std::max(target.natural_vector_size(accumulator), kMinLanesPerStep);
-  return CpuTiling{step, step};
+  return CpuTiling{step, step, /*unroll_stem=*/false};
 }
 
 }  // namespace onnxpool::gen

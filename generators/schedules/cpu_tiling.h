@@ -14,6 +14,9 @@ struct CpuTiling {
   int vector_size = 0;
   // Running partial results per plane in the global pools; a power of two.
   int global_lanes = 0;
+  // Whether the separable pools get a copy of their loop nest with the x
+  // loops unrolled for the ResNet stem's geometry (cpu_schedule.cpp).
+  bool unroll_stem = false;
 };
 
 // For `accumulator`, the type the stages reduce in.

@@ -26,7 +26,7 @@ constexpr int kMostGlobalLanes = 16;
 
 CpuTiling x86_tiling(const Halide::Target& target, const Halide::Type& accumulator) {
   const int natural = target.natural_vector_size(accumulator);
-  return CpuTiling{natural, std::min(natural, kMostGlobalLanes)};
+  return CpuTiling{natural, std::min(natural, kMostGlobalLanes), /*unroll_stem=*/true};
 }
 
 }  // namespace onnxpool::gen

@@ -51,7 +51,7 @@ namespace {
 // and a 1-trip tail loop. Measured (AMD EPYC Zen 3 VM, AVX2, 1x2048x7x7,
 // 1 thread, the kernel swapped into the same library, onnxpool / XNNPACK
 // NHWC in the same process, medians of 8 alternations): GlobalAveragePool
-// 1.43 -> 1.00 and 1.98 -> 1.14 in two sessions of runs (11.5 -> 8.6 us, 15.2
+// 1.43 -> 1.00 and 1.98 -> 1.14 in two sets of runs (11.5 -> 8.6 us, 15.2
 // -> 9.2); GlobalMaxPool, whose vectors of 8 planes already share one block
 // loop, 1.46 -> 1.41. The same loop written in C ran 14.1 -> 8.0 us with
 // constant trip counts while this VM was in its slow mode (another guest on

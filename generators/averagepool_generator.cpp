@@ -89,6 +89,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
     Func out = *output_;
     out(v) = convert(type, window(v) * scale);
     pool.output = out;
+    pool.unrolled_geometry_copies = true;
 
     set_pool_estimates(*input_, *output_, rank);
     set_window_estimates(dims_);

@@ -26,7 +26,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
     value(pool.s, pool.plane) = convert(acc, (*input_)(pool.s, pool.plane));
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
     Halide::Func total =
-        add_global_reduction(pool, "sum", Halide::Internal::make_zero(acc), add, value).total;
+        add_global_reduction(pool, "sum", additive_identity(acc), add, value).total;
     Halide::Func out = *output_;
     out(pool.plane) = convert(type, total(pool.plane) / convert(acc, pool.plane_size));
     pool.output = out;

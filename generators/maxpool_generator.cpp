@@ -115,10 +115,8 @@ class MaxPool : public Halide::Generator<MaxPool> {
       out(v) = from_key(window(v), type);
     }
     pool.output = out;
-    if (with_indices) {
-      pool.output_specializations.push_back(!*column_major_);
-      pool.unrolled_geometry_copies = false;
-    }
+    if (with_indices) pool.output_specializations.push_back(!*column_major_);
+    pool.unrolled_geometry_copies = !with_indices;
 
     set_estimates(rank);
     schedule_separable_pool(pool, get_target());

@@ -63,12 +63,15 @@ struct SeparablePool {
   // 1x64x56x56 3x3/s2/p1 1670-1890 -> 1960-2020 us, 1x64x28x28 3x3/s1/p1
   // 1500-1520 -> 1860-1920, 1x16x16x56x56 2x2x2/s2 4020-4290 -> 4560-4640).
   bool common_window_copies = true;
-  // Whether a CPU schedule adds a copy with unrolled x loops for the ResNet
-  // stem's geometry (cpu_schedule.cpp's kUnrolledGeometries; only with the
-  // common window copies). Off for the MaxPool Indices kernels: it nearly
-  // doubled their generation (float32 2D, AVX2: 19.5 -> 36 s), for kernels
-  // that run 2-4x slower than those without Indices anyway.
-  bool unrolled_geometry_copies = true;
+  // Whether a CPU schedule may add a copy with unrolled x loops for the
+  // ResNet stem's geometry (cpu_schedule.cpp's kUnrolledGeometries; only with
+  // the common window copies, and only where a row is a few vectors).
+  // Opt-in: set by the MaxPool (without Indices) and AveragePool generators,
+  // the operators the stem runs. It cost every kernel it reached, and most
+  // where it is never wanted: with it on by default, the LpPool 2D kernels
+  // took 1220 CPU-s of generation (float64 scaled, SSE4.1: 22 -> 136 s) and
+  // the Indices kernels nearly twice their time (float32 2D, AVX2: 19.5 -> 36 s).
+  bool unrolled_geometry_copies = false;
   // Funcs of one output coordinate that every plane shares (AveragePool's
   // per-axis reciprocal counts): a CPU schedule computes them once per call.
   std::vector<Halide::Func> per_axis_tables;

@@ -107,6 +107,30 @@ TEST(GlobalMaxPoolCorners, PlusZeroIsAboveMinusZero) {
   }
 }
 
+// Sums start from -0.0 (README, "AveragePool, LpPool and the global summing
+// pools"): a plane of -0 averages to -0, and one +0 anywhere makes it +0.
+// Planes of 49 and 196 elements take the unrolled copies, 16 planes the
+// vectors-of-planes path.
+TEST(GlobalAveragePoolCorners, PlaneOfMinusZeroAveragesToMinusZero) {
+  for (ElementType type : float_types()) {
+    for (int64_t planes : {1, 16}) {
+      for (int64_t size : {1, 2, 49, 196, 1031}) {
+        HostTensor X(type, {1, planes, size});
+        for (int64_t i = 0; i < X.size(); ++i) X.set(i, -0.0);
+        const int64_t plus_zero_plane = planes > 1 ? planes - 1 : -1;  // none in a lone plane
+        if (plus_zero_plane >= 0) X.set(plus_zero_plane * size + size / 2, 0.0);
+        const HostTensor Y = run(PoolOp::kGlobalAveragePool, X);
+        for (int64_t plane = 0; plane < planes; ++plane) {
+          const bool expect_negative = plane != plus_zero_plane;
+          EXPECT_TRUE(Y.get(plane) == 0.0 && std::signbit(Y.get(plane)) == expect_negative)
+              << type_label(type) << " " << planes << " planes of " << size << ", plane " << plane << ": got "
+              << Y.get(plane) << (std::signbit(Y.get(plane)) ? " (negative)" : "");
+        }
+      }
+    }
+  }
+}
+
 // The shapes of every rank, with N * C > 1 and planes of 1, 49 and 1000+ elements.
 const std::vector<Ints> kShapes{
     {2, 3, 1},          {3, 2, 49},        {2, 2, 1031},         // rank 3

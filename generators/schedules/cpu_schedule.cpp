@@ -41,8 +41,19 @@ struct UnrolledGeometry {
 };
 constexpr UnrolledGeometry kUnrolledGeometries[] = {{{3, 2}, 112, 56}};
 
+// The unrolled rows loop grows with the vectors per row, and its generation
+// time faster: with 2- and 4-lane vectors (float64, SSE4.1) a 112-wide row is
+// 28-56 vectors, which took the float64 scaled LpPool kernel from 22 to 136 s
+// and bought nothing measured. 16 keeps AVX2 and AVX-512 float32 (14 and 7
+// vectors) and the 16-bit keys.
+constexpr int kMostUnrolledVectorsPerRow = 16;
+
 bool unrolls_geometries(const SeparablePool& pool, const CpuTiling& tiling) {
   return tiling.unroll_stem && pool.spatial_rank == 2 && pool.common_window_copies && pool.unrolled_geometry_copies;
+}
+
+bool unrolls(const UnrolledGeometry& g, int vector_size) {
+  return g.input_width <= kMostUnrolledVectorsPerRow * vector_size;
 }
 
 // `rows`: input x vectorized; for the fixed row kernels (and, for an
@@ -65,7 +76,7 @@ void schedule_rows(const SeparablePool& pool, SeparableStages& stage, int vector
       for (int k : kFixedRowKernels) {
         Halide::Stage fixed = fixed_kernels.specialize(fixed_row_kernels(pool, k));
         for (const UnrolledGeometry& g : kUnrolledGeometries) {
-          if (!unroll || g.window.kernel != k) continue;
+          if (!unroll || g.window.kernel != k || !unrolls(g, lanes)) continue;
           Halide::Stage unrolled = fixed.specialize(width == g.input_width);
           vectorize_x(unrolled);
           unrolled.unroll(xo);
@@ -154,7 +165,10 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const CpuTiling& tiling) {
     for (const FixedWindow& w : kFixedXWindows) {
       Halide::Stage copy = out.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
       for (const UnrolledGeometry& g : kUnrolledGeometries) {
-        if (!unroll_geometries || g.window.kernel != w.kernel || g.window.stride != w.stride) continue;
+        if (!unroll_geometries || g.window.kernel != w.kernel || g.window.stride != w.stride ||
+            !unrolls(g, vector_size)) {
+          continue;
+        }
         Halide::Stage unrolled = copy.specialize(out_width == g.output_width);
         unrolled.unroll(xo);
         with_algorithm_specializations(unrolled);

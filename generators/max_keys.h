@@ -15,8 +15,9 @@
 // the negative NaNs, whose bits lie past -inf's, wrap around to above +inf.
 // The last step only matters for Indices (which NaN is "first"); without it
 // a window's NaN keys differ by payload, but all map back to NaN. On x86
-// AVX2 a key is two ops (vpsubd, and vblendvps, which reads b's sign bit
-// itself), so with its max three per element.
+// AVX2 a 32-bit key is two ops (vpsubd, and vblendvps, which reads b's sign
+// bit itself), so with its max three per element; a 16-bit one needs the
+// sign spread over both bytes first (no 16-bit blend), one op more.
 //
 // Measured against the unsigned keys used before (t = b ^ ((b >>s (w-1))
 // >>u 1), then t - t(-inf) for an unsigned max: five ops per element with

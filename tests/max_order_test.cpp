@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <utility>
@@ -83,18 +82,6 @@ std::vector<Pair> all_pairs(const std::vector<Rung>& rungs) {
   return pairs;
 }
 
-void put(HostTensor* t, int64_t index, uint64_t bits) {
-  const size_t width = bytes_per_element(t->type());
-  std::memcpy(static_cast<unsigned char*>(t->data()) + index * static_cast<int64_t>(width), &bits, width);
-}
-
-uint64_t bits_at(const HostTensor& t, int64_t index) {
-  uint64_t bits = 0;
-  const size_t width = bytes_per_element(t.type());
-  std::memcpy(&bits, static_cast<const unsigned char*>(t.data()) + index * static_cast<int64_t>(width), width);
-  return bits;
-}
-
 // Whether b wins over a, where a comes first in scan order: a NaN wins and
 // the first NaN stays; otherwise the strictly higher rank.
 bool second_wins(const Pair& p) {
@@ -106,10 +93,10 @@ bool second_wins(const Pair& p) {
 // "" when Y[index] is max(a, b): NaN for a NaN pair, else the winner's exact bits.
 std::string check_value(const HostTensor& Y, int64_t index, const Pair& p) {
   const Rung& winner = second_wins(p) ? *p.b : *p.a;
-  const bool ok = winner.rank < 0 ? Y.is_nan(index) : bits_at(Y, index) == winner.bits;
+  const bool ok = winner.rank < 0 ? Y.is_nan(index) : Y.bits(index) == winner.bits;
   if (ok) return "";
   char got[32];
-  std::snprintf(got, sizeof got, "0x%llx", static_cast<unsigned long long>(bits_at(Y, index)));
+  std::snprintf(got, sizeof got, "0x%llx", static_cast<unsigned long long>(Y.bits(index)));
   return "max(" + p.a->name + ", " + p.b->name + ") at output " + std::to_string(index) + " gave " + got +
          ", expected " + winner.name;
 }
@@ -130,26 +117,26 @@ std::vector<MaxWindowLayout> layouts(int64_t pairs) {
   // Along x: windows of 1 x 2, stride 2 (the separable kernels' window stage).
   all.push_back({"1x2 along x", window_spec({1, 2}, {1, 2}), {1, 1, 1, 2 * pairs},
                  [](HostTensor* X, int64_t k, const Pair& p) {
-                   put(X, 2 * k, p.a->bits);
-                   put(X, 2 * k + 1, p.b->bits);
+                   X->set_bits(2 * k, p.a->bits);
+                   X->set_bits(2 * k + 1, p.b->bits);
                  },
                  [](int64_t k) { return Ints{k}; },
                  [](int64_t k) { return std::make_pair(2 * k, 2 * k + 1); }});
   // Along y: windows of 2 x 1 (the separable kernels' rows stage).
   all.push_back({"2x1 along y", window_spec({2, 1}, {2, 1}), {1, 1, 2, pairs},
                  [pairs](HostTensor* X, int64_t k, const Pair& p) {
-                   put(X, k, p.a->bits);
-                   put(X, pairs + k, p.b->bits);
+                   X->set_bits(k, p.a->bits);
+                   X->set_bits(pairs + k, p.b->bits);
                  },
                  [](int64_t k) { return Ints{k}; },
                  [pairs](int64_t k) { return std::make_pair(k, pairs + k); }});
   // 2x2 stride 2 (the halving kernels): rows (a, b) over (a, a).
   all.push_back({"2x2 stride 2", window_spec({2, 2}, {2, 2}), {1, 1, 2, 2 * pairs},
                  [pairs](HostTensor* X, int64_t k, const Pair& p) {
-                   put(X, 2 * k, p.a->bits);
-                   put(X, 2 * k + 1, p.b->bits);
-                   put(X, 2 * pairs + 2 * k, p.a->bits);
-                   put(X, 2 * pairs + 2 * k + 1, p.a->bits);
+                   X->set_bits(2 * k, p.a->bits);
+                   X->set_bits(2 * k + 1, p.b->bits);
+                   X->set_bits(2 * pairs + 2 * k, p.a->bits);
+                   X->set_bits(2 * pairs + 2 * k + 1, p.a->bits);
                  },
                  [](int64_t k) { return Ints{k}; },
                  [](int64_t k) { return std::make_pair(2 * k, 2 * k + 1); }});
@@ -157,7 +144,7 @@ std::vector<MaxWindowLayout> layouts(int64_t pairs) {
   // a everywhere but b at the centre, which every window holds.
   all.push_back({"3x3 planes", window_spec({3, 3}, {1, 1}, {1, 1, 1, 1}), {1, pairs, 3, 3},
                  [](HostTensor* X, int64_t k, const Pair& p) {
-                   for (int64_t i = 0; i < 9; ++i) put(X, 9 * k + i, i == 4 ? p.b->bits : p.a->bits);
+                   for (int64_t i = 0; i < 9; ++i) X->set_bits(9 * k + i, i == 4 ? p.b->bits : p.a->bits);
                  },
                  [](int64_t k) {
                    Ints outputs;
@@ -226,8 +213,8 @@ TEST(MaxOrder, EveryPairOfTheLadderInGlobalMaxPool) {
           HostTensor X(format.type, {1, planes, size});
           for (int64_t k = 0; k < planes; ++k) {
             const Pair& p = pairs[static_cast<size_t>(k)];
-            for (int64_t i = 0; i < size; ++i) put(&X, k * size + i, p.a->bits);
-            put(&X, k * size + (k * 7) % size, p.b->bits);
+            for (int64_t i = 0; i < size; ++i) X.set_bits(k * size + i, p.a->bits);
+            X.set_bits(k * size + (k * 7) % size, p.b->bits);
           }
           HostTensor Y;
           const onnxpool::Status status =

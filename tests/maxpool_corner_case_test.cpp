@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -188,7 +187,7 @@ TEST(MaxPoolCorners, IndexPointsAtTheFirstNanWhateverItsPayload) {
     const Values plain{0, 0, 1, 0, 0, 2, 1, 0, 0};
     for (int64_t i = 0; i < 9; ++i) X.set(i, plain[static_cast<size_t>(i)]);
     for (size_t k = 0; k < nan_slots.size(); ++k) {
-      std::memcpy(static_cast<unsigned char*>(X.data()) + nan_slots[k] * width, &nans[k], width);
+      X.set_bits(nan_slots[k], nans[k]);
       ASSERT_TRUE(X.is_nan(nan_slots[k])) << type_label(type);
     }
     const MaxPoolResult r = run(spec({3}, {3}), X);

@@ -153,6 +153,16 @@ bool HostTensor::is_nan(int64_t index) const {
   return is_floating_point(type_) && std::isnan(get(index));
 }
 
+uint64_t HostTensor::bits(int64_t index) const {
+  uint64_t value = 0;
+  std::memcpy(&value, element_address(index), bytes_per_element(type_));
+  return value;
+}
+
+void HostTensor::set_bits(int64_t index, uint64_t bits) {
+  std::memcpy(element_address(index), &bits, bytes_per_element(type_));
+}
+
 void HostTensor::copy_element(int64_t index, const HostTensor& source, int64_t source_index) {
   if (source.type_ != type_) throw std::logic_error("HostTensor::copy_element between different types");
   std::memcpy(element_address(index), source.element_address(source_index), bytes_per_element(type_));

@@ -46,6 +46,9 @@ class HostTensor {
   bool is_nan(int64_t index) const;
   // Copies the raw bits, so a NaN keeps its payload and sign.
   void copy_element(int64_t index, const HostTensor& source, int64_t source_index);
+  // An element's raw bits, zero-extended (a NaN's payload and sign, -0).
+  uint64_t bits(int64_t index) const;
+  void set_bits(int64_t index, uint64_t bits);
 
   void fill_bytes(uint8_t byte);
   bool same_bytes(const HostTensor& other) const;

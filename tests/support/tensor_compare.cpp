@@ -15,10 +15,7 @@ std::string element_text(const HostTensor& t, int64_t index) {
     out << t.get_int64(index);
     return out.str();
   }
-  uint64_t bits = 0;
-  std::memcpy(&bits, static_cast<const unsigned char*>(t.data()) + index * bytes_per_element(t.type()),
-              bytes_per_element(t.type()));
-  out << std::setprecision(17) << t.get(index) << " (0x" << std::hex << bits << ")";
+  out << std::setprecision(17) << t.get(index) << " (0x" << std::hex << t.bits(index) << ")";
   return out.str();
 }
 

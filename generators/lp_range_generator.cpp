@@ -1,10 +1,10 @@
 // LpPool's range check: for each plane, whether any |x| is nonzero and
 // outside [lowest, highest]. The runtime (runtime/float32_lp.cpp) picks the
 // bounds so that inside them every |x|^p is a normal float32 and a whole
-// window's sum of them cannot overflow; a tensor with no plane flagged can
-// then be summed in float32 (LpAlgorithm::kFloat32) instead of float64. The
-// runtime hands it large planes (several pooling planes each): only whether
-// any is flagged matters, and each plane costs a fold of the partials.
+// window's sum of them cannot overflow, so a plane it does not flag is summed
+// exactly enough in float32 (LpAlgorithm::kFloat32) instead of float64. The
+// runtime runs it only on the planes whose float32 outputs came out small or
+// zero, where terms lost to underflow could matter (runtime/float32_lp.h).
 //
 // Magnitudes compare as their bit patterns (ordered like the values for
 // non-negative floats). One max-reduction of
@@ -20,10 +20,10 @@
 namespace onnxpool::gen {
 namespace {
 
-// The check's planes are long (merged pooling planes, up to 16K elements), so
-// its running maximum is held as four vector steps, four independent chains:
-// with one, each step waited on the last step's max and blend (the select
-// below, which LLVM moves into the chain). GlobalLpPool 1x256x14x14 float32
+// The check's planes can be long (it once ran on merged pooling planes of up
+// to 16K elements), so its running maximum is held as four vector steps,
+// four independent chains: with one, each step waited on the last step's
+// max and blend (the select below, which LLVM moves into the chain). GlobalLpPool 1x256x14x14 float32
 // (this check, then the float32 sum), AVX2 on a 2-vCPU AMD EPYC, 1 thread,
 // alternating binaries: 18.9-20.7 us with one chain, 8.2-12.7 with four; the
 // check went from 56% of the time to 36%.

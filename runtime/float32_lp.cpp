@@ -1,13 +1,16 @@
 #include "float32_lp.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "attribute_checks.h"
 #include "kernel_launch.h"
+#include "float_magnitudes.h"
 
 namespace onnxpool::detail {
 
@@ -23,6 +26,13 @@ Float32LpRange float32_lp_range(int64_t p, double taps) {
   return range;
 }
 
+float smallest_trusted_float32_lp(int64_t p, double taps) {
+  const double smallest = std::pow(taps * std::exp2(-102.0), 1.0 / static_cast<double>(p));
+  float trusted = static_cast<float>(smallest);
+  if (static_cast<double>(trusted) < smallest) trusted = std::nextafter(trusted, FLT_MAX);
+  return trusted;
+}
+
 namespace {
 
 // Taps of one window: an upper bound on the terms any output sums (in
@@ -34,27 +44,110 @@ double taps_per_window(PoolOp op, const WindowGeometry& geometry) {
   return taps;
 }
 
-// X viewed as `chunks` planes of equal size for the range check, each at
-// least a few thousand elements where X's planes divide that way: only
-// whether any value is out of range matters, and every plane of the check
-// costs a fold of its partials (GlobalLpPool S7, 256 planes of 196: the
-// check took longer than the sum).
-WindowGeometry range_check_chunks(const WindowGeometry& geometry) {
-  constexpr int64_t kChunkElements = 16 * 1024;
-  const int64_t planes = geometry.planes();
-  const int64_t plane_size = geometry.input_plane_size();
-  int64_t merged = 1;
-  if (planes > 0 && plane_size > 0) {
-    while (planes % (2 * merged) == 0 && plane_size * 2 * merged <= kChunkElements) merged *= 2;
+// What the float32 outputs of one plane say about it.
+enum class PlaneVerdict : uint8_t {
+  kTrusted,  // every output finite and at least the smallest trusted one
+  kSuspect,  // finite, but some output small (or zero): the range check decides
+  kRedo,     // an infinite or NaN output: recompute exactly
+};
+
+constexpr uint32_t kLargestFiniteBits = 0x7F7FFFFFu;
+
+uint32_t bits_of(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
+
+// Whether every output is finite and at least `trusted`: the usual answer,
+// found in one pass over Y (a pass per plane cost GlobalLpPool S7, 256
+// planes of one output, 3 us).
+bool every_output_trusted(const TensorView& Y, int64_t count, float trusted) {
+  const MagnitudeRange all = magnitudes_in_parallel(Y, count);
+  return all.largest <= kLargestFiniteBits && all.smallest >= bits_of(trusted);
+}
+
+// Sorts the planes by their float32 outputs (float32 or bfloat16 Y).
+void judge_planes(const TensorView& Y, int64_t planes, int64_t plane_size, float trusted, PlaneVerdict* verdicts) {
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const MagnitudeRange range = magnitudes(Y, plane * plane_size, plane_size);
+    verdicts[plane] = range.largest > kLargestFiniteBits     ? PlaneVerdict::kRedo
+                      : range.smallest < bits_of(trusted) ? PlaneVerdict::kSuspect
+                                                          : PlaneVerdict::kTrusted;
   }
-  WindowGeometry chunks;
-  chunks.batch = 1;
-  chunks.channels = planes / merged;
-  AxisWindow flat;
-  flat.input = plane_size * merged;
-  flat.output = 1;
-  chunks.axes = {flat};
-  return chunks;
+}
+
+// Planes [first, first + count) of a tensor whose planes hold `plane_size`
+// elements, as a tensor of shape [1, count, rest...].
+TensorView plane_run(const TensorView& t, int64_t plane_size, int64_t first, int64_t count) {
+  std::vector<int64_t> shape = t.shape;
+  shape[0] = 1;
+  shape[1] = count;
+  return TensorView(static_cast<uint8_t*>(t.data) + first * plane_size * static_cast<int64_t>(element_size(t.type)),
+                    t.type, shape, t.device);
+}
+
+WindowGeometry geometry_of_planes(const WindowGeometry& geometry, int64_t count) {
+  WindowGeometry run = geometry;
+  run.batch = 1;
+  run.channels = count;
+  if (run.output_shape.size() >= 2) {
+    run.output_shape[0] = 1;
+    run.output_shape[1] = count;
+  }
+  return run;
+}
+
+// Calls `f(first, count)` for each run of consecutive planes with `verdict`.
+template <typename F>
+Status for_each_run(const PlaneVerdict* verdicts, int64_t planes, PlaneVerdict verdict, F f) {
+  for (int64_t first = 0; first < planes;) {
+    if (verdicts[first] != verdict) {
+      ++first;
+      continue;
+    }
+    int64_t end = first + 1;
+    while (end < planes && verdicts[end] == verdict) ++end;
+    const Status s = f(first, end - first);
+    if (!s) return s;
+    first = end;
+  }
+  return Status::ok();
+}
+
+// The range check over suspect planes: a plane holding a nonzero |x| outside
+// `range` (so some term may have underflowed) becomes kRedo, the others
+// kTrusted (their small outputs are exact: all their terms were normal).
+Status check_suspect_planes(const KernelEntry& check, const WindowGeometry& geometry, const TensorView& X,
+                            const Float32LpRange& range, PlaneVerdict* verdicts) {
+  const int64_t plane_size = geometry.input_plane_size();
+  return for_each_run(verdicts, geometry.planes(), PlaneVerdict::kSuspect, [&](int64_t first, int64_t count) {
+    std::unique_ptr<uint8_t[]> flags(new (std::nothrow) uint8_t[static_cast<size_t>(count)]());
+    if (flags == nullptr) {
+      // No memory for the flags: recompute these planes rather than trust them.
+      for (int64_t i = first; i < first + count; ++i) verdicts[i] = PlaneVerdict::kRedo;
+      return Status::ok();
+    }
+    WindowGeometry planes;
+    planes.batch = 1;
+    planes.channels = count;
+    AxisWindow flat;
+    flat.input = plane_size;
+    flat.output = 1;
+    planes.axes = {flat};
+    const TensorView input = plane_run(X, plane_size, first, count);
+    const TensorView flag_view(flags.get(), ElementType::kUInt8, {count});
+    KernelCall range_check;
+    range_check.kernel = &check;
+    range_check.geometry = &planes;
+    range_check.input = &input;
+    range_check.outputs = {&flag_view};
+    range_check.scalars = {ScalarArg::float32("lowest", range.lowest), ScalarArg::float32("highest", range.highest)};
+    const Status s = launch_kernel(range_check);
+    if (!s) return s;
+    for (int64_t i = 0; i < count; ++i) verdicts[first + i] = flags[i] ? PlaneVerdict::kRedo : PlaneVerdict::kTrusted;
+    return Status::ok();
+  });
 }
 
 }  // namespace
@@ -72,39 +165,40 @@ KernelCall lp_kernel_call(const KernelEntry& kernel, const WindowGeometry& geome
 }
 
 Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, const TensorView& X,
-                      const TensorView& Y, Float32LpOutcome* outcome) {
+                      const TensorView& Y, const KernelEntry& exact, Float32LpOutcome* outcome) {
   *outcome = Float32LpOutcome::kUnavailable;
   const int rank = is_global_op(op) ? 0 : static_cast<int>(geometry.axes.size());
   const KernelEntry* sum = find_kernel(op, X.type, rank, KernelVariant::kFloat32Sum);
   const KernelEntry* check = find_kernel(PoolOp::kLpPool, X.type, 0, KernelVariant::kRangeCheck);
-  if (sum == nullptr || check == nullptr || !kernel_runs_on(*sum, X.device) || !kernel_runs_on(*check, X.device)) {
+  if (sum == nullptr || check == nullptr || !kernel_runs_on(*sum, X.device) || !kernel_runs_on(*check, X.device) ||
+      X.device != Device::kHost) {
     return Status::ok();
   }
-  const Float32LpRange range = float32_lp_range(p, taps_per_window(op, geometry));
+  const double taps = taps_per_window(op, geometry);
+  const Float32LpRange range = float32_lp_range(p, taps);
+  // A p this large overflows or underflows float32 for nearly any input.
   if (!(range.lowest <= range.highest)) return Status::ok();
 
-  // One flag per chunk, zeroed: a call over empty planes writes none.
-  const WindowGeometry chunks = range_check_chunks(geometry);
-  const int64_t planes = chunks.planes();
-  std::unique_ptr<uint8_t[]> flags(new (std::nothrow) uint8_t[static_cast<size_t>(planes > 0 ? planes : 1)]());
-  if (flags == nullptr) return Status::ok();  // the exact kernels need no scratch
-  const TensorView flag_view(flags.get(), ElementType::kUInt8, {planes});
-  KernelCall range_check;
-  range_check.kernel = check;
-  range_check.geometry = &chunks;
-  range_check.input = &X;
-  range_check.outputs = {&flag_view};
-  range_check.scalars = {ScalarArg::float32("lowest", range.lowest), ScalarArg::float32("highest", range.highest)};
-  Status s = launch_kernel(range_check);
+  Status s = launch_kernel(lp_kernel_call(*sum, geometry, X, Y, p));
   if (!s) return s;
-  if (std::memchr(flags.get(), 1, static_cast<size_t>(planes > 0 ? planes : 0)) != nullptr) {
-    *outcome = Float32LpOutcome::kOutOfRange;
-    return Status::ok();
-  }
+  *outcome = Float32LpOutcome::kRan;
+  const int64_t planes = geometry.planes();
+  const float trusted = smallest_trusted_float32_lp(p, taps);
+  if (every_output_trusted(Y, planes * geometry.output_plane_size(), trusted)) return Status::ok();
 
-  s = launch_kernel(lp_kernel_call(*sum, geometry, X, Y, p));
-  if (s) *outcome = Float32LpOutcome::kRan;
-  return s;
+  auto redo = [&](int64_t first, int64_t count) {
+    *outcome = Float32LpOutcome::kRanWithExactPlanes;
+    const WindowGeometry run = geometry_of_planes(geometry, count);
+    const TensorView input = plane_run(X, geometry.input_plane_size(), first, count);
+    const TensorView output = plane_run(Y, geometry.output_plane_size(), first, count);
+    return launch_kernel(lp_kernel_call(exact, run, input, output, p));
+  };
+  std::unique_ptr<PlaneVerdict[]> verdicts(new (std::nothrow) PlaneVerdict[static_cast<size_t>(planes)]);
+  if (verdicts == nullptr) return redo(0, planes);  // no memory to sort the planes: redo them all
+  judge_planes(Y, planes, geometry.output_plane_size(), trusted, verdicts.get());
+  s = check_suspect_planes(*check, geometry, X, range, verdicts.get());
+  if (!s) return s;
+  return for_each_run(verdicts.get(), planes, PlaneVerdict::kRedo, redo);
 }
 
 }  // namespace onnxpool::detail

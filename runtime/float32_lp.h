@@ -1,6 +1,18 @@
 // LpPool's and GlobalLpPool's float32 sums: twice the vector lanes of the
-// float64 sums that float32 and bfloat16 inputs otherwise need, for inputs a
-// range check clears first (generators/lp_range_generator.cpp).
+// float64 sums that float32 and bfloat16 inputs otherwise need. They run
+// first, on every plane; the outputs then show which planes they may have
+// got wrong (an infinite or NaN output, or one small enough that terms lost
+// to underflow could matter), and only those planes are checked and, where
+// needed, recomputed by an exact kernel.
+//
+// Why checked afterwards rather than before: the range check of the whole
+// input that used to clear the sums (generators/lp_range_generator.cpp, now
+// run only on the planes an output flags) was a second pass over X and a
+// second launch on every call, where a pass over Y's outputs is a quarter
+// of X's size on LpPool S6 and 1/196 on GlobalLpPool S7. Measured (AMD EPYC
+// VM, AVX2, medians of six alternations, us, 1 thread / 2 threads): S7 11.7
+// -> 7.9 / 9.0 -> 6.0, S6 101 -> 92 / 62 -> 44 (with no check at all, 7.3
+// / 5.1 and 81 / 45).
 #pragma once
 
 #include <cstdint>
@@ -25,21 +37,30 @@ struct Float32LpRange {
 };
 Float32LpRange float32_lp_range(int64_t p, double taps);
 
+// The smallest output the float32 sums are trusted for without looking at
+// the inputs: a term |x|^p below float32's normal range loses less than
+// 2^-126 to underflow, so an output whose p-th power (the sum of at most
+// `taps` terms) is at least taps * 2^-102 has lost less than 2^-24 of it.
+// Rounded up. Smaller outputs (zero among them) send their plane to the
+// range check.
+float smallest_trusted_float32_lp(int64_t p, double taps);
+
 enum class Float32LpOutcome {
-  kRan,          // Y holds the result
-  kOutOfRange,   // some nonzero |x| lies outside the range: Y untouched
-  kUnavailable,  // no float32 kernels for this type or backend: Y untouched
+  kRan,                // Y holds the result, every plane from the float32 sums
+  kRanWithExactPlanes,  // Y holds the result; some planes came from `exact`
+  kUnavailable,        // no float32 kernels for this type or backend: Y untouched
 };
 
 // The call of an Lp kernel of any algorithm: X into Y with p.
 KernelCall lp_kernel_call(const KernelEntry& kernel, const WindowGeometry& geometry, const TensorView& X,
                           const TensorView& Y, int64_t p);
 
-// The range check over X, then, when it passes, the float32 kernel of `op`
-// (kLpPool or kGlobalLpPool) into Y. The caller has validated the call
-// (check_operator_call), which gave `geometry`. A failed Status only for
-// errors an exact kernel would report too.
+// The float32 kernel of `op` (kLpPool or kGlobalLpPool) over X into Y, then
+// `exact` (an exact kernel of the same operator, type and rank) over the
+// planes whose float32 outputs cannot be trusted. The caller has validated
+// the call (check_operator_call), which gave `geometry`. A failed Status
+// only for errors an exact kernel would report too.
 Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, const TensorView& X,
-                      const TensorView& Y, Float32LpOutcome* outcome);
+                      const TensorView& Y, const KernelEntry& exact, Float32LpOutcome* outcome);
 
 }  // namespace onnxpool::detail

@@ -33,17 +33,17 @@ Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, 
   detail::WindowGeometry geometry;
   Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
   if (!s) return s;
-  // float32 sums first when the range check clears X (float32_lp.h): twice
-  // the lanes of float64; otherwise an exact algorithm.
-  detail::Float32LpOutcome fast = detail::Float32LpOutcome::kUnavailable;
-  s = detail::run_float32_lp(op, attributes.p, geometry, X, Y, &fast);
-  if (!s || fast == detail::Float32LpOutcome::kRan) return s;
   const auto variant =
       unscaled_lp_is_exact(X.type, attributes.p) ? detail::KernelVariant::kPlain : detail::KernelVariant::kScaled;
-  const detail::KernelEntry* kernel = nullptr;
-  s = detail::find_operator_kernel(op, X, geometry, variant, &kernel);
+  const detail::KernelEntry* exact = nullptr;
+  s = detail::find_operator_kernel(op, X, geometry, variant, &exact);
   if (!s) return s;
-  return detail::launch_kernel(detail::lp_kernel_call(*kernel, geometry, X, Y, attributes.p));
+  // float32 sums first where this build has them (float32_lp.h): twice the
+  // lanes of float64, with the exact kernel for the planes they may get wrong.
+  detail::Float32LpOutcome fast = detail::Float32LpOutcome::kUnavailable;
+  s = detail::run_float32_lp(op, attributes.p, geometry, X, Y, *exact, &fast);
+  if (!s || fast != detail::Float32LpOutcome::kUnavailable) return s;
+  return detail::launch_kernel(detail::lp_kernel_call(*exact, geometry, X, Y, attributes.p));
 }
 
 }  // namespace

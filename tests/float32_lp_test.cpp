@@ -1,9 +1,9 @@
 // LpPool's and GlobalLpPool's float32 sums (runtime/float32_lp.h), white
-// box: the range check must clear ordinary data (else every call would take
-// the float64 path and no test of the public API would notice) and stop
-// every input whose float32 sum of |x|^p could overflow or underflow (else a
-// wrong result would be returned). The public results of the inputs it
-// stops are checked by lp_pool_corner_case_test.
+// box: ordinary data must stay on the float32 path (else every call would
+// take the float64 one and no test of the public API would notice), and
+// every plane whose float32 sum of |x|^p could overflow or underflow must be
+// recomputed by the exact kernel (else a wrong result would be returned).
+// lp_pool_corner_case_test checks the same inputs through the public API.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "float32_lp.h"
+#include "onnxpool/pooling.h"
 #include "operator_setup.h"
 #include "support/approx_compare.h"
 #include "support/cpu_variants.h"
@@ -38,7 +39,8 @@ struct Float32Run {
   HostTensor Y;
 };
 
-// Runs only the float32 path, into a Y pre-filled with a byte pattern.
+// Runs only the float32 path (with the scaled kernel, exact for every p, for
+// the planes it recomputes), into a Y pre-filled with a byte pattern.
 Float32Run run_float32(const PoolCase& c) {
   Float32Run run;
   onnxpool::PoolAttributes attributes;
@@ -52,8 +54,12 @@ Float32Run run_float32(const PoolCase& c) {
   onnxpool::detail::WindowGeometry geometry;
   run.status = onnxpool::detail::check_operator_call(c.op, attributes, c.X.view(), run.Y.view(), &geometry);
   if (!run.status) return run;
-  run.status =
-      onnxpool::detail::run_float32_lp(c.op, attributes.p, geometry, c.X.view(), run.Y.view(), &run.outcome);
+  const onnxpool::detail::KernelEntry* exact = nullptr;
+  run.status = onnxpool::detail::find_operator_kernel(c.op, c.X.view(), geometry,
+                                                      onnxpool::detail::KernelVariant::kScaled, &exact);
+  if (!run.status) return run;
+  run.status = onnxpool::detail::run_float32_lp(c.op, attributes.p, geometry, c.X.view(), run.Y.view(), *exact,
+                                                &run.outcome);
   return run;
 }
 
@@ -108,8 +114,10 @@ TEST(Float32Lp, RunsOnZeros) {
   }
 }
 
-// One value out of range among ordinary ones is enough to stop the call.
-TEST(Float32Lp, StopsValuesWhoseFloat32SumCouldOverflowOrUnderflow) {
+// One extreme value among ordinary ones: its plane is recomputed exactly
+// (the float32 sum would overflow, lose the value to underflow, or carry an
+// inf or NaN).
+TEST(Float32Lp, RecomputesThePlanesWhoseFloat32SumCouldOverflowOrUnderflow) {
   struct Extreme {
     const char* name;
     ElementType type;
@@ -134,44 +142,72 @@ TEST(Float32Lp, StopsValuesWhoseFloat32SumCouldOverflowOrUnderflow) {
     for (const PoolCase& c : cases_over(e.type, {1, 2, 6}, values, e.p)) {
       const Float32Run run = run_float32(c);
       ASSERT_TRUE(run.status.is_ok()) << run.status.message();
-      EXPECT_EQ(run.outcome, Float32LpOutcome::kOutOfRange) << e.name << ": " << c.describe();
-      EXPECT_TRUE(untouched(run.Y)) << e.name << ": " << c.describe();
+      EXPECT_EQ(run.outcome, Float32LpOutcome::kRanWithExactPlanes) << e.name << ": " << c.describe();
+      EXPECT_TRUE(matches_reference(c, run.Y)) << e.name << ": " << c.describe();
     }
   }
 }
 
-// The check keeps its running maximum in several vector steps of partials
-// at once (generators/lp_range_generator.cpp): one extreme value must stop
-// the call wherever it sits in a long chunk (any lane of any step, a later
-// block, the tail), on every CPU variant.
-TEST(Float32Lp, StopsAnExtremeValueAtEveryPositionOfALongChunk) {
-  // Four planes of 301 merge into one chunk of 1204 elements: with the widest
-  // partials (4 steps of 16 lanes) 18 whole blocks and a 52-element tail.
+// A plane whose only nonzero value underflows in float32 sums to 0, an
+// output the float32 path cannot tell from a plane of zeros: the range check
+// (generators/lp_range_generator.cpp, several vector steps of partials at
+// once) must flag it wherever the value sits (any lane of any step, a later
+// block, the tail), on every CPU variant, and the plane must come out exact.
+TEST(Float32Lp, FindsAnUnderflowingValueAtEveryPositionOfALongPlane) {
+  // Planes of 301: with the widest partials (4 steps of 16 lanes) 4 whole
+  // blocks and a 45-element tail.
   const Ints shape = {1, 4, 301};
   const int64_t size = 4 * 301;
-  Values ordinary;
-  for (int64_t i = 0; i < size; ++i) ordinary.push_back(1.0 + static_cast<double>(i % 7) / 8);
-  PoolCase c = make_pool_case(PoolOp::kGlobalLpPool, p_only(2), tensor(ElementType::kFloat32, shape, ordinary));
+  PoolCase c =
+      make_pool_case(PoolOp::kGlobalLpPool, p_only(2), tensor(ElementType::kFloat32, shape, Values(size, 0.0)));
   const int variants = on_each_cpu_variant([&](onnxpool::CpuVariant variant) {
     ASSERT_EQ(run_float32(c).outcome, Float32LpOutcome::kRan) << cpu_variant_name(variant);
-    for (double extreme : {1e30, -1e-30}) {
-      int64_t missed = 0, first_missed = -1;
-      for (int64_t at = 0; at < size; ++at) {
-        c.X.set(at, extreme);
-        const Float32Run run = run_float32(c);
-        c.X.set(at, ordinary[static_cast<size_t>(at)]);
-        if (run.status.is_ok() && run.outcome == Float32LpOutcome::kOutOfRange) continue;
-        if (missed++ == 0) first_missed = at;
+    int64_t missed = 0, first_missed = -1;
+    for (int64_t at = 0; at < size; ++at) {
+      c.X.set(at, -1e-30);
+      const Float32Run run = run_float32(c);
+      c.X.set(at, 0.0);
+      const bool exact = run.status.is_ok() && run.outcome == Float32LpOutcome::kRanWithExactPlanes &&
+                         std::fabs(run.Y.get(at / 301) - 1e-30) <= 1e-35;
+      bool others_zero = true;
+      for (int64_t plane = 0; plane < 4; ++plane) {
+        if (plane != at / 301 && run.Y.get(plane) != 0.0) others_zero = false;
       }
-      EXPECT_EQ(missed, 0) << cpu_variant_name(variant) << ": " << extreme << " went unflagged at " << missed
-                           << " positions, the first " << first_missed;
+      if (exact && others_zero) continue;
+      if (missed++ == 0) first_missed = at;
     }
+    EXPECT_EQ(missed, 0) << cpu_variant_name(variant) << ": 1e-30 went unflagged or came out wrong at " << missed
+                         << " positions, the first " << first_missed;
   });
   EXPECT_GE(variants, 1);
 }
 
+// Enough outputs for the scan to give each thread a share
+// (runtime/float_magnitudes.h): a plane to recompute is found in the first
+// share and in the last, at 1, 2 and 3 threads.
+TEST(Float32Lp, FindsThePlanesToRecomputeInEveryThreadsShare) {
+  const Ints shape = {1, 6, 96, 96};  // 55296 outputs of a 1x1 window: 3 shares of 16K or more
+  const int64_t plane = 96 * 96;
+  Values values;
+  for (int64_t i = 0; i < 6 * plane; ++i) values.push_back(1.0 + static_cast<double>(i % 7) / 8);
+  values[5] = 1e30;                // plane 0: inf in float32
+  values[6 * plane - 1] = -1e-30;  // plane 5: 0 in float32
+  const PoolCase c = make_pool_case(PoolOp::kLpPool, lp_spec({1, 1}, {1, 1}, {0, 0, 0, 0}, 2),
+                                    tensor(ElementType::kFloat32, shape, values));
+  for (int threads : {1, 2, 3}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads));
+    const Float32Run run = run_float32(c);
+    ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+    EXPECT_EQ(run.outcome, Float32LpOutcome::kRanWithExactPlanes) << threads << " threads";
+    EXPECT_TRUE(matches_reference(c, run.Y)) << threads << " threads";
+    EXPECT_EQ(run.Y.get(5), 1e30f) << threads << " threads";
+    EXPECT_NEAR(run.Y.get(6 * plane - 1), 1e-30, 1e-35) << threads << " threads";
+  }
+  ASSERT_TRUE(onnxpool::set_num_threads(0));
+}
+
 // The limits are conservative but not absurdly so: values just inside them
-// pass.
+// stay on the float32 path.
 TEST(Float32Lp, RunsOnValuesNearTheLimits) {
   struct Near {
     const char* name;
@@ -205,6 +241,24 @@ TEST(Float32Lp, RangeKeepsEveryPowerNormalAndEverySumFinite) {
       EXPECT_LT(std::pow(below, static_cast<double>(p)), std::exp2(-100.0) * (1 + 1e-12)) << "p " << p;
       EXPECT_GT(2.0 * static_cast<double>(taps) * std::pow(above, static_cast<double>(p)),
                 static_cast<double>(std::numeric_limits<float>::max()) * (1 - 1e-12))
+          << "p " << p << ", taps " << taps;
+    }
+  }
+}
+
+// An output at least the smallest trusted one has lost less than 2^-24 of
+// its p-th power to underflow (each of `taps` terms loses under 2^-126), and
+// the next float down would not have.
+TEST(Float32Lp, SmallestTrustedOutputBoundsTheUnderflowLoss) {
+  for (int64_t p : {1, 2, 3, 4, 7, 30}) {
+    for (double taps : {1.0, 9.0, 196.0, 1e6}) {
+      const double trusted = onnxpool::detail::smallest_trusted_float32_lp(p, taps);
+      const double power = std::pow(trusted, static_cast<double>(p));
+      EXPECT_GE(power * std::exp2(-24.0), taps * std::exp2(-126.0) * (1 - 1e-12)) << "p " << p << ", taps " << taps;
+      const double below = std::nextafter(static_cast<float>(trusted), 0.0f);
+      // (Within pow's rounding: its root of an exact power of two may land a
+      // hair above it and round the bound up one float.)
+      EXPECT_LT(std::pow(below, static_cast<double>(p)) * std::exp2(-24.0), taps * std::exp2(-126.0) * (1 + 1e-12))
           << "p " << p << ", taps " << taps;
     }
   }

@@ -1,6 +1,5 @@
 #include "float32_lp.h"
 
-#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>

@@ -2,14 +2,14 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <vector>
 
 #include "attribute_checks.h"
-#include "kernel_launch.h"
+#include "float_bits.h"
 #include "float_magnitudes.h"
+#include "kernel_launch.h"
 
 namespace onnxpool::detail {
 
@@ -51,12 +51,6 @@ enum class PlaneVerdict : uint8_t {
 };
 
 constexpr uint32_t kLargestFiniteBits = 0x7F7FFFFFu;
-
-uint32_t bits_of(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
-}
 
 // Whether every output is finite and at least `trusted`: the usual answer,
 // found in one pass over Y (a pass per plane cost GlobalLpPool S7, 256

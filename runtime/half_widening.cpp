@@ -1,22 +1,11 @@
 #include "half_widening.h"
 
 #include <cmath>
-#include <cstring>
+
+#include "float_bits.h"
 
 namespace onnxpool::detail {
 namespace {
-
-uint32_t bits_of(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-float from_bits(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
 
 size_t element_count(const TensorView& t) {
   int64_t n = 1;

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +22,12 @@ struct BatchOutcome {
   void add_failure(std::string failure);
   std::string report() const;
 };
+
+// Runs cases 0 .. count-1 of a random stream. `failure_of(index)` builds and
+// checks one case and says what went wrong (the case and the mismatch), or
+// nothing; each failure kept is prefixed with the seed, stream and index
+// that rebuild its case.
+BatchOutcome run_case_batch(uint64_t stream, int count,
+                            const std::function<std::optional<std::string>(int index)>& failure_of);
 
 }  // namespace onnxpool_test

@@ -1,7 +1,6 @@
 #include "support/maxpool_check.h"
 
 #include <exception>
-#include <sstream>
 
 #include "onnxpool/pooling.h"
 #include "support/shape_inference_check.h"
@@ -76,20 +75,12 @@ MaxPoolCase batch_case(uint64_t stream, int index, const std::vector<ElementType
 
 BatchOutcome run_random_max_pool_cases(uint64_t stream, int count, const std::vector<ElementType>& types,
                                        const std::vector<int>& spatial_ranks) {
-  BatchOutcome outcome;
-  const uint64_t seed = test_seed();
-  for (int index = 0; index < count; ++index) {
+  return run_case_batch(stream, count, [&](int index) -> std::optional<std::string> {
     const MaxPoolCase c = batch_case(stream, index, types, spatial_ranks);
     const testing::AssertionResult result = library_matches_reference(c);
-    ++outcome.cases_run;
-    if (!result) {
-      std::ostringstream failure;
-      failure << "[ONNXPOOL_TEST_SEED=" << seed << " stream " << stream << " case " << index << "] "
-              << c.describe() << "\n  " << result.message();
-      outcome.add_failure(failure.str());
-    }
-  }
-  return outcome;
+    if (result) return std::nullopt;
+    return c.describe() + "\n  " + result.message();
+  });
 }
 
 const std::vector<ElementType>& max_pool_types() {

@@ -1,7 +1,6 @@
 #include "support/pool_check.h"
 
 #include <exception>
-#include <sstream>
 
 #include "reference/pool_geometry.h"
 #include "support/approx_compare.h"
@@ -90,20 +89,12 @@ PoolCase pool_batch_case(uint64_t stream, int index, PoolOp op, const std::vecto
 
 BatchOutcome run_random_pool_cases(uint64_t stream, int count, PoolOp op, const std::vector<ElementType>& types,
                                    const std::vector<int>& spatial_ranks) {
-  BatchOutcome outcome;
-  const uint64_t seed = test_seed();
-  for (int index = 0; index < count; ++index) {
+  return run_case_batch(stream, count, [&](int index) -> std::optional<std::string> {
     const PoolCase c = pool_batch_case(stream, index, op, types, spatial_ranks);
     const testing::AssertionResult result = pool_matches_reference(c);
-    ++outcome.cases_run;
-    if (!result) {
-      std::ostringstream failure;
-      failure << "[ONNXPOOL_TEST_SEED=" << seed << " stream " << stream << " case " << index << "] "
-              << c.describe() << "\n  " << result.message();
-      outcome.add_failure(failure.str());
-    }
-  }
-  return outcome;
+    if (result) return std::nullopt;
+    return c.describe() + "\n  " + result.message();
+  });
 }
 
 }  // namespace onnxpool_test

@@ -1,9 +1,13 @@
 // main() for the onnxpool benchmark binary.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "onnxpool/pooling.h"
 
 namespace {
 
@@ -25,6 +29,31 @@ std::string cpu_model_name() {
   return std::string();
 }
 
+constexpr char kCpuVariantFlag[] = "--onnxpool_cpu_variant=";
+
+// Applies --onnxpool_cpu_variant=NAME (NAME as onnxpool::cpu_variant_name
+// spells it: native, avx512_skylake, avx2_fma_f16c, baseline) and removes it
+// from `args`: it caps the x86 variant onnxpool's dispatcher may pick, so
+// that one machine can time a lesser variant against the same peers (e.g.
+// the AVX2 kernels on an AVX-512 CPU). Every onnxpool row's label names the
+// variant that ran. False, after saying why, for an unknown NAME.
+bool apply_cpu_variant_flag(std::vector<char*>* args) {
+  for (auto it = args->begin(); it != args->end(); ++it) {
+    if (std::strncmp(*it, kCpuVariantFlag, sizeof kCpuVariantFlag - 1) != 0) continue;
+    const std::string name = *it + sizeof kCpuVariantFlag - 1;
+    args->erase(it);
+    std::string known;
+    for (onnxpool::CpuVariant variant : {onnxpool::CpuVariant::kNative, onnxpool::CpuVariant::kAvx512,
+                                         onnxpool::CpuVariant::kAvx2, onnxpool::CpuVariant::kBaseline}) {
+      if (name == onnxpool::cpu_variant_name(variant)) return static_cast<bool>(onnxpool::set_cpu_variant_limit(variant));
+      known += std::string(known.empty() ? "" : ", ") + onnxpool::cpu_variant_name(variant);
+    }
+    std::fprintf(stderr, "onnxpool_bench: unknown %s%s (one of: %s)\n", kCpuVariantFlag, name.c_str(), known.c_str());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -44,6 +73,7 @@ int main(int argc, char** argv) {
   static char kMinTime[] = "--benchmark_min_time=0.2";
   std::vector<char*> args = {argv[0], kRepetitions, kAggregatesOnly, kWarmUp, kMinTime};
   args.insert(args.end(), argv + 1, argv + argc);
+  if (!apply_cpu_variant_flag(&args)) return 1;
   int count = static_cast<int>(args.size());
   args.push_back(nullptr);
 

@@ -45,7 +45,9 @@ bool apply_cpu_variant_flag(std::vector<char*>* args) {
     std::string known;
     for (onnxpool::CpuVariant variant : {onnxpool::CpuVariant::kNative, onnxpool::CpuVariant::kAvx512,
                                          onnxpool::CpuVariant::kAvx2, onnxpool::CpuVariant::kBaseline}) {
-      if (name == onnxpool::cpu_variant_name(variant)) return static_cast<bool>(onnxpool::set_cpu_variant_limit(variant));
+      if (name == onnxpool::cpu_variant_name(variant)) {
+        return static_cast<bool>(onnxpool::set_cpu_variant_limit(variant));
+      }
       known += std::string(known.empty() ? "" : ", ") + onnxpool::cpu_variant_name(variant);
     }
     std::fprintf(stderr, "onnxpool_bench: unknown %s%s (one of: %s)\n", kCpuVariantFlag, name.c_str(), known.c_str());

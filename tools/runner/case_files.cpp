@@ -186,12 +186,12 @@ bool load_tensor_file(const fs::path& path, HostTensor* tensor, std::string* nam
   if (!read_file(path, &bytes, error)) return false;
   onnx::TensorProto proto;
   std::string problem;
-  if (!onnx::parse_tensor(bytes, &proto, &problem) ||
+  if (!parse_tensor(bytes, &proto, &problem) ||
       !tensor_from_proto(proto, tensor, &problem)) {
     *error = path.filename().string() + ": " + problem;
     return false;
   }
-  *name = proto.name;
+  *name = proto.name();
   return true;
 }
 

@@ -5,7 +5,7 @@
 
 #include "case_files.h"
 #include "host_tensor.h"
-#include "onnx_proto.h"
+#include "onnx_messages.h"
 #include "onnxpool/onnxpool.h"
 #include "pool_operators.h"
 #include "printable.h"
@@ -39,8 +39,8 @@ struct DataSetOutcome {
 // onnxpool's ElementType uses TensorProto.DataType values; only these exist.
 bool to_element_type(int32_t data_type, onnxpool::ElementType* type) {
   switch (data_type) {
-    case onnx::kFloat: case onnx::kUInt8: case onnx::kInt8: case onnx::kInt64:
-    case onnx::kFloat16: case onnx::kDouble: case onnx::kBFloat16:
+    case onnx::TensorProto::FLOAT: case onnx::TensorProto::UINT8: case onnx::TensorProto::INT8: case onnx::TensorProto::INT64:
+    case onnx::TensorProto::FLOAT16: case onnx::TensorProto::DOUBLE: case onnx::TensorProto::BFLOAT16:
       *type = static_cast<onnxpool::ElementType>(data_type);
       return true;
     default:
@@ -62,25 +62,40 @@ std::string describe(const onnxpool::Status& status) {
   return std::string(status_code_name(status.code())) + ": " + status.message();
 }
 
-bool build_attributes(const onnx::NodeProto& node, onnxpool::Attributes* attributes,
-                      std::string* error) {
-  for (const onnx::AttributeProto& attribute : node.attributes) {
-    if (!attribute.ref_attr_name.empty()) {
-      *error = "attribute '" + attribute.name + "' refers to a function attribute, which a model graph cannot do";
+bool build_attributes(const onnx::NodeProto& node, const std::string& node_path,
+                      onnxpool::Attributes* attributes, std::string* error) {
+  for (int k = 0; k < node.attribute_size(); ++k) {
+    const onnx::AttributeProto& attribute = node.attribute(k);
+    const std::string where = node_path + ".attribute[" + std::to_string(k) + "] '" + attribute.name() + "'";
+    if (!attribute.ref_attr_name().empty()) {
+      *error = where + " refers to a function attribute (ref_attr_name), which a model graph cannot do";
       return false;
     }
-    switch (attribute.type) {
-      case onnx::AttributeType::kInt: attributes->set(attribute.name, attribute.i); break;
-      case onnx::AttributeType::kInts: attributes->set(attribute.name, attribute.ints); break;
-      case onnx::AttributeType::kString: attributes->set(attribute.name, attribute.s); break;
-      case onnx::AttributeType::kFloat: attributes->set(attribute.name, attribute.f); break;
+    switch (attribute.type()) {
+      case onnx::AttributeProto::INT: attributes->set(attribute.name(), attribute.i()); break;
+      case onnx::AttributeProto::INTS:
+        attributes->set(attribute.name(), std::vector<int64_t>(attribute.ints().begin(), attribute.ints().end()));
+        break;
+      case onnx::AttributeProto::STRING: attributes->set(attribute.name(), attribute.s()); break;
+      case onnx::AttributeProto::FLOAT: attributes->set(attribute.name(), attribute.f()); break;
       default:
-        *error = "attribute '" + attribute.name + "' has type " +
-                 onnx::attribute_type_name(attribute.type) + ", which no pooling operator takes";
+        *error = where + " has type " + attribute_type_name(attribute.type()) +
+                 ", which no pooling operator takes";
         return false;
     }
   }
   return true;
+}
+
+// Index of `name` in the names of `items` (anything with a name()), or its size.
+template <typename Items>
+size_t index_of_name(const Items& items, const std::string& name) {
+  size_t i = 0;
+  for (const auto& item : items) {
+    if (item.name() == name) return i;
+    ++i;
+  }
+  return i;
 }
 
 size_t index_of(const std::vector<std::string>& names, const std::string& name) {
@@ -90,77 +105,82 @@ size_t index_of(const std::vector<std::string>& names, const std::string& name) 
   return names.size();
 }
 
+// Errors name the field of model.onnx at fault, e.g. "graph.node[0].input".
 bool read_pool_node(const onnx::ModelProto& model, PoolNode* pool, std::string* error) {
-  if (!model.has_graph) {
-    *error = "model.onnx has no graph";
+  if (!model.has_graph()) {
+    *error = "graph: missing; the model has no graph";
     return false;
   }
-  const onnx::GraphProto& graph = model.graph;
-  if (graph.nodes.size() != 1) {
-    *error = "the graph has " + std::to_string(graph.nodes.size()) +
+  const onnx::GraphProto& graph = model.graph();
+  if (graph.node_size() != 1) {
+    *error = "graph.node: the graph has " + std::to_string(graph.node_size()) +
              " nodes; the runner runs single-node pooling models";
     return false;
   }
-  const onnx::NodeProto& node = graph.nodes[0];
-  if (!node.domain.empty() && node.domain != "ai.onnx") {
-    *error = "operator " + node.op_type + " is in domain '" + node.domain +
+  const onnx::NodeProto& node = graph.node(0);
+  const std::string node_path = "graph.node[0]";
+  if (!node.domain().empty() && node.domain() != "ai.onnx") {
+    *error = node_path + ".domain: operator " + node.op_type() + " is in domain '" + node.domain() +
              "', not the default ONNX domain";
     return false;
   }
-  pool->op = find_pool_operator(node.op_type);
+  pool->op = find_pool_operator(node.op_type());
   if (pool->op == nullptr) {
-    *error = "unsupported operator '" + node.op_type + "'";
+    *error = node_path + ".op_type: unsupported operator '" + node.op_type() + "'";
     return false;
   }
   if (pool->op->kernel == nullptr) {
-    *error = "operator " + node.op_type + " is not implemented in onnxpool yet";
+    *error = node_path + ".op_type: operator " + node.op_type() + " is not implemented in onnxpool yet";
     return false;
   }
 
   onnxpool::Attributes attributes;
-  if (!build_attributes(node, &attributes, error)) return false;
+  if (!build_attributes(node, node_path, &attributes, error)) return false;
   const onnxpool::Status parsed =
       onnxpool::PoolAttributes::parse(pool->op->op, attributes, &pool->attributes);
   if (!parsed) {
-    *error = "PoolAttributes::parse: " + describe(parsed);
+    *error = node_path + ".attribute: PoolAttributes::parse: " + describe(parsed);
     return false;
   }
 
-  if (node.inputs.size() != 1 || node.inputs[0].empty()) {
-    *error = node.op_type + " node has " + std::to_string(node.inputs.size()) +
+  if (node.input_size() != 1 || node.input(0).empty()) {
+    *error = node_path + ".input: " + node.op_type() + " node has " + std::to_string(node.input_size()) +
              " inputs, expected 1 (X)";
     return false;
   }
   std::vector<std::string> graph_inputs;
-  for (const std::string& name : graph.input_names) {
-    if (index_of(graph.initializer_names, name) == graph.initializer_names.size()) {
-      graph_inputs.push_back(name);
+  for (const onnx::ValueInfoProto& input : graph.input()) {
+    if (index_of_name(graph.initializer(), input.name()) == static_cast<size_t>(graph.initializer_size())) {
+      graph_inputs.push_back(input.name());
     }
   }
   pool->graph_input_count = graph_inputs.size();
-  pool->x_input_index = index_of(graph_inputs, node.inputs[0]);
+  pool->x_input_index = index_of(graph_inputs, node.input(0));
   if (pool->x_input_index == graph_inputs.size()) {
-    *error = "node input '" + node.inputs[0] + "' is not a graph input";
+    *error = node_path + ".input[0]: '" + node.input(0) + "' is not a graph input";
     return false;
   }
 
-  if (node.outputs.empty() || node.outputs[0].empty()) {
-    *error = node.op_type + " node has no output Y";
+  if (node.output_size() == 0 || node.output(0).empty()) {
+    *error = node_path + ".output: " + node.op_type() + " node has no output Y";
     return false;
   }
-  if (node.outputs.size() > pool->op->max_outputs) {
-    *error = node.op_type + " node has " + std::to_string(node.outputs.size()) +
+  if (static_cast<size_t>(node.output_size()) > pool->op->max_outputs) {
+    *error = node_path + ".output: " + node.op_type() + " node has " + std::to_string(node.output_size()) +
              " outputs; the operator has at most " + std::to_string(pool->op->max_outputs);
     return false;
   }
-  pool->node_outputs = node.outputs;
-  pool->graph_outputs = graph.output_names;
-  for (const std::string& name : graph.output_names) {
-    const size_t index = name.empty() ? node.outputs.size() : index_of(node.outputs, name);
-    if (index == node.outputs.size()) {
-      *error = "graph output '" + name + "' is not an output of the " + node.op_type + " node";
+  pool->node_outputs.assign(node.output().begin(), node.output().end());
+  pool->graph_outputs.clear();
+  for (int j = 0; j < graph.output_size(); ++j) {
+    const std::string& name = graph.output(j).name();
+    const size_t index = name.empty() ? pool->node_outputs.size() : index_of(pool->node_outputs, name);
+    if (index == pool->node_outputs.size()) {
+      *error = "graph.output[" + std::to_string(j) + "]: '" + name + "' is not an output of the " +
+               node.op_type() + " node";
       return false;
     }
+    pool->graph_outputs.push_back(name);
     pool->node_output_of_graph_output.push_back(index);
   }
   return true;
@@ -197,7 +217,7 @@ DataSetOutcome run_data_set(const PoolNode& pool, const DataSetFiles& files,
   if (!load_tensor_file(files.inputs[pool.x_input_index], &x, &x_name, &failure)) return outcome;
   onnxpool::ElementType x_type;
   if (!to_element_type(x.data_type, &x_type)) {
-    failure = "input X has element type " + onnx::data_type_name(x.data_type) +
+    failure = "input X has element type " + data_type_name(x.data_type) +
               ", which onnxpool has no ElementType for";
     return outcome;
   }
@@ -266,7 +286,7 @@ bool write_data_set(const fs::path& case_out_dir, const PoolNode& pool, const Da
   for (size_t j = 0; j < outcome.graph_outputs.size(); ++j) {
     const onnx::TensorProto proto = tensor_to_proto(outcome.graph_outputs[j], pool.graph_outputs[j]);
     const fs::path path = dir / ("output_" + std::to_string(j) + ".pb");
-    if (!write_file(path, onnx::serialize_tensor(proto), error)) return false;
+    if (!write_file(path, proto.SerializeAsString(), error)) return false;
   }
   return true;
 }
@@ -289,7 +309,7 @@ CaseResult run_case_checked(const fs::path& case_dir, const RunOptions& options)
   std::string error;
   if (!read_file(case_dir / "model.onnx", &model_bytes, &error)) return fail(error);
   onnx::ModelProto model;
-  if (!onnx::parse_model(model_bytes, &model, &error)) return fail("model.onnx: " + error);
+  if (!parse_model(model_bytes, &model, &error)) return fail("model.onnx: " + error);
   std::vector<DataSetFiles> data_sets;
   if (!list_data_sets(case_dir, &data_sets, &error)) return fail(error);
 
@@ -321,7 +341,7 @@ CaseResult run_case_checked(const fs::path& case_dir, const RunOptions& options)
         write_data_set(case_out_dir, pool, files, DataSetOutcome(), &copy_error);
       }
     }
-    return fail(error);
+    return fail("model.onnx: " + error);
   }
 
   std::string first_failure;

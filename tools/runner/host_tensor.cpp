@@ -13,55 +13,50 @@ namespace onnxpool_runner {
 
 namespace {
 
-// Data types after bfloat16 that are one byte wide: the float8 variants.
-constexpr int32_t kFloat8First = 17;  // FLOAT8E4M3FN
-constexpr int32_t kFloat8Last = 20;   // FLOAT8E5M2FNUZ
-constexpr int32_t kFloat8E8M0 = 24;
-
 // Copies each value's low `width` bytes, little-endian, into `out`.
-template <typename Value>
-void pack_values(const std::vector<Value>& values, size_t width, std::vector<unsigned char>* out) {
-  out->resize(values.size() * width);
-  for (size_t i = 0; i < values.size(); ++i) {
+template <typename Values>
+void pack_values(const Values& values, size_t width, std::vector<unsigned char>* out) {
+  out->resize(static_cast<size_t>(values.size()) * width);
+  for (int i = 0; i < values.size(); ++i) {
     auto bits = static_cast<uint64_t>(values[i]);
     for (size_t b = 0; b < width; ++b) (*out)[i * width + b] = static_cast<unsigned char>(bits >> (8 * b));
   }
 }
 
-template <typename Value>
-void copy_values(const std::vector<Value>& values, std::vector<unsigned char>* out) {
-  out->resize(values.size() * sizeof(Value));
+template <typename Values>
+void copy_values(const Values& values, std::vector<unsigned char>* out) {
+  out->resize(static_cast<size_t>(values.size()) * sizeof(values[0]));
   if (!values.empty()) std::memcpy(out->data(), values.data(), out->size());
 }
 
 // Picks the typed field onnx.proto assigns to `data_type` and unpacks it.
-// Returns the number of values that field held, or -1 when the type has no such field.
+// Returns the number of values that field held.
 int64_t unpack_typed_field(const onnx::TensorProto& proto, size_t width,
                            std::vector<unsigned char>* bytes, const char** field_name) {
-  switch (proto.data_type) {
-    case onnx::kFloat:
+  switch (proto.data_type()) {
+    case onnx::TensorProto::FLOAT:
       *field_name = "float_data";
-      copy_values(proto.float_data, bytes);
-      return static_cast<int64_t>(proto.float_data.size());
-    case onnx::kDouble:
+      copy_values(proto.float_data(), bytes);
+      return proto.float_data_size();
+    case onnx::TensorProto::DOUBLE:
       *field_name = "double_data";
-      copy_values(proto.double_data, bytes);
-      return static_cast<int64_t>(proto.double_data.size());
-    case onnx::kInt64:
+      copy_values(proto.double_data(), bytes);
+      return proto.double_data_size();
+    case onnx::TensorProto::INT64:
       *field_name = "int64_data";
-      copy_values(proto.int64_data, bytes);
-      return static_cast<int64_t>(proto.int64_data.size());
-    case onnx::kUInt32:
-    case onnx::kUInt64:
+      copy_values(proto.int64_data(), bytes);
+      return proto.int64_data_size();
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:
       *field_name = "uint64_data";
-      pack_values(proto.uint64_data, width, bytes);
-      return static_cast<int64_t>(proto.uint64_data.size());
+      pack_values(proto.uint64_data(), width, bytes);
+      return proto.uint64_data_size();
     default:
       // int32_data carries every narrower integer and the bit patterns of
       // float16, bfloat16 and float8, one value per int32.
       *field_name = "int32_data";
-      pack_values(proto.int32_data, width, bytes);
-      return static_cast<int64_t>(proto.int32_data.size());
+      pack_values(proto.int32_data(), width, bytes);
+      return proto.int32_data_size();
   }
 }
 
@@ -69,27 +64,30 @@ int64_t unpack_typed_field(const onnx::TensorProto& proto, size_t width,
 
 size_t element_byte_size(int32_t data_type) {
   switch (data_type) {
-    case onnx::kUInt8:
-    case onnx::kInt8:
-    case onnx::kBool:
+    case onnx::TensorProto::UINT8:
+    case onnx::TensorProto::INT8:
+    case onnx::TensorProto::BOOL:
       return 1;
-    case onnx::kUInt16:
-    case onnx::kInt16:
-    case onnx::kFloat16:
-    case onnx::kBFloat16:
+    case onnx::TensorProto::UINT16:
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::FLOAT16:
+    case onnx::TensorProto::BFLOAT16:
       return 2;
-    case onnx::kFloat:
-    case onnx::kInt32:
-    case onnx::kUInt32:
+    case onnx::TensorProto::FLOAT:
+    case onnx::TensorProto::INT32:
+    case onnx::TensorProto::UINT32:
       return 4;
-    case onnx::kInt64:
-    case onnx::kDouble:
-    case onnx::kUInt64:
+    case onnx::TensorProto::INT64:
+    case onnx::TensorProto::DOUBLE:
+    case onnx::TensorProto::UINT64:
       return 8;
+    case onnx::TensorProto::FLOAT8E4M3FN:
+    case onnx::TensorProto::FLOAT8E4M3FNUZ:
+    case onnx::TensorProto::FLOAT8E5M2:
+    case onnx::TensorProto::FLOAT8E5M2FNUZ:
+    case onnx::TensorProto::FLOAT8E8M0:
+      return 1;
     default:
-      if ((data_type >= kFloat8First && data_type <= kFloat8Last) || data_type == kFloat8E8M0) {
-        return 1;
-      }
       return 0;
   }
 }
@@ -114,43 +112,45 @@ bool element_count(const std::vector<int64_t>& shape, size_t element_size, size_
 }
 
 bool tensor_from_proto(const onnx::TensorProto& proto, HostTensor* tensor, std::string* error) {
-  const std::string type = onnx::data_type_name(proto.data_type);
-  if (proto.external_data) {
-    *error = "tensor '" + proto.name + "' keeps its data in an external file, which the runner does not read";
+  const std::string type = data_type_name(proto.data_type());
+  const std::string& name = proto.name();
+  if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
+    *error = "tensor '" + name + "' keeps its data in an external file (data_location), which the runner does not read";
     return false;
   }
-  if (proto.has_segment) {
-    *error = "tensor '" + proto.name + "' is a segment of a larger tensor, which the runner does not read";
+  if (proto.has_segment()) {
+    *error = "tensor '" + name + "' is a segment of a larger tensor (segment), which the runner does not read";
     return false;
   }
-  const size_t width = element_byte_size(proto.data_type);
+  const size_t width = element_byte_size(proto.data_type());
   if (width == 0) {
-    *error = "tensor '" + proto.name + "' has element type " + type + ", which the runner does not support";
+    *error = "tensor '" + name + "' has element type " + type + " (data_type), which the runner does not support";
     return false;
   }
+  const std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
   size_t count = 0;
-  if (!element_count(proto.dims, width, &count, error)) {
-    *error = "tensor '" + proto.name + "': " + *error;
+  if (!element_count(dims, width, &count, error)) {
+    *error = "tensor '" + name + "' dims: " + *error;
     return false;
   }
   HostTensor result;
-  result.data_type = proto.data_type;
-  result.shape = proto.dims;
-  if (proto.has_raw_data) {
-    if (proto.raw_data.size() != count * width) {
-      *error = "tensor '" + proto.name + "' of " + type + " " + shape_to_string(proto.dims) +
-               " needs " + std::to_string(count * width) + " bytes of raw_data, found " +
-               std::to_string(proto.raw_data.size());
+  result.data_type = proto.data_type();
+  result.shape = dims;
+  if (proto.has_raw_data()) {
+    if (proto.raw_data().size() != count * width) {
+      *error = "tensor '" + name + "' of " + type + " " + shape_to_string(dims) + " needs " +
+               std::to_string(count * width) + " bytes of raw_data, found " +
+               std::to_string(proto.raw_data().size());
       return false;
     }
-    result.bytes.assign(proto.raw_data.begin(), proto.raw_data.end());
+    result.bytes.assign(proto.raw_data().begin(), proto.raw_data().end());
   } else {
     const char* field_name = "";
     const int64_t values = unpack_typed_field(proto, width, &result.bytes, &field_name);
     if (values != static_cast<int64_t>(count)) {
-      *error = "tensor '" + proto.name + "' of " + type + " " + shape_to_string(proto.dims) +
-               " needs " + std::to_string(count) + " values, found " + std::to_string(values) +
-               " in " + field_name;
+      *error = "tensor '" + name + "' of " + type + " " + shape_to_string(dims) + " needs " +
+               std::to_string(count) + " values, found " + std::to_string(values) + " in " +
+               field_name;
       return false;
     }
   }
@@ -160,11 +160,10 @@ bool tensor_from_proto(const onnx::TensorProto& proto, HostTensor* tensor, std::
 
 onnx::TensorProto tensor_to_proto(const HostTensor& tensor, const std::string& name) {
   onnx::TensorProto proto;
-  proto.dims = tensor.shape;
-  proto.data_type = tensor.data_type;
-  proto.name = name;
-  proto.has_raw_data = true;
-  proto.raw_data.assign(tensor.bytes.begin(), tensor.bytes.end());
+  for (int64_t dim : tensor.shape) proto.add_dims(dim);
+  proto.set_data_type(tensor.data_type);
+  proto.set_name(name);
+  proto.set_raw_data(std::string(tensor.bytes.begin(), tensor.bytes.end()));
   return proto;
 }
 

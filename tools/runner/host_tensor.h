@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "onnx_proto.h"
+#include "onnx_messages.h"
 
 namespace onnxpool_runner {
 
 struct HostTensor {
-  int32_t data_type = onnx::kUndefined;  // a TensorProto.DataType value
+  int32_t data_type = onnx::TensorProto::UNDEFINED;  // a TensorProto.DataType value
   std::vector<int64_t> shape;
   // Row-major, little-endian element bytes. std::vector's allocation is
   // aligned for any scalar type, so the bytes can be viewed as elements.

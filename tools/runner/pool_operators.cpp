@@ -47,7 +47,7 @@ const PoolOperator* find_pool_operator(const std::string& op_type) {
 }
 
 int32_t output_data_type(const PoolOperator& pool_operator, size_t index, int32_t input_type) {
-  if (pool_operator.op == onnxpool::PoolOp::kMaxPool && index == 1) return onnx::kInt64;
+  if (pool_operator.op == onnxpool::PoolOp::kMaxPool && index == 1) return onnx::TensorProto::INT64;
   return input_type;
 }
 

@@ -11,8 +11,8 @@ namespace onnxpool_runner {
 namespace {
 
 bool is_float_type(int32_t data_type) {
-  return data_type == onnx::kFloat || data_type == onnx::kDouble ||
-         data_type == onnx::kFloat16 || data_type == onnx::kBFloat16;
+  return data_type == onnx::TensorProto::FLOAT || data_type == onnx::TensorProto::DOUBLE ||
+         data_type == onnx::TensorProto::FLOAT16 || data_type == onnx::TensorProto::BFLOAT16;
 }
 
 template <typename T>
@@ -25,10 +25,10 @@ T load(const unsigned char* p) {
 // The element as a double; exact for every float type and for integers up to 2^53.
 double float_value(int32_t data_type, const unsigned char* p) {
   switch (data_type) {
-    case onnx::kFloat: return load<float>(p);
-    case onnx::kDouble: return load<double>(p);
-    case onnx::kFloat16: return float16_to_float(load<uint16_t>(p));
-    case onnx::kBFloat16: return bfloat16_to_float(load<uint16_t>(p));
+    case onnx::TensorProto::FLOAT: return load<float>(p);
+    case onnx::TensorProto::DOUBLE: return load<double>(p);
+    case onnx::TensorProto::FLOAT16: return float16_to_float(load<uint16_t>(p));
+    case onnx::TensorProto::BFLOAT16: return bfloat16_to_float(load<uint16_t>(p));
     default: return 0.0;
   }
 }
@@ -36,23 +36,23 @@ double float_value(int32_t data_type, const unsigned char* p) {
 std::string format_element(int32_t data_type, const unsigned char* p) {
   char text[64];
   switch (data_type) {
-    case onnx::kFloat: std::snprintf(text, sizeof text, "%.9g", load<float>(p)); break;
-    case onnx::kDouble: std::snprintf(text, sizeof text, "%.17g", load<double>(p)); break;
-    case onnx::kFloat16:
-    case onnx::kBFloat16:
+    case onnx::TensorProto::FLOAT: std::snprintf(text, sizeof text, "%.9g", load<float>(p)); break;
+    case onnx::TensorProto::DOUBLE: std::snprintf(text, sizeof text, "%.17g", load<double>(p)); break;
+    case onnx::TensorProto::FLOAT16:
+    case onnx::TensorProto::BFLOAT16:
       std::snprintf(text, sizeof text, "%.6g (bits 0x%04x)", float_value(data_type, p),
                     static_cast<unsigned>(load<uint16_t>(p)));
       break;
-    case onnx::kInt8: std::snprintf(text, sizeof text, "%d", load<int8_t>(p)); break;
-    case onnx::kUInt8: std::snprintf(text, sizeof text, "%u", load<uint8_t>(p)); break;
-    case onnx::kInt16: std::snprintf(text, sizeof text, "%d", load<int16_t>(p)); break;
-    case onnx::kUInt16: std::snprintf(text, sizeof text, "%u", load<uint16_t>(p)); break;
-    case onnx::kInt32: std::snprintf(text, sizeof text, "%d", load<int32_t>(p)); break;
-    case onnx::kUInt32: std::snprintf(text, sizeof text, "%u", load<uint32_t>(p)); break;
-    case onnx::kInt64:
+    case onnx::TensorProto::INT8: std::snprintf(text, sizeof text, "%d", load<int8_t>(p)); break;
+    case onnx::TensorProto::UINT8: std::snprintf(text, sizeof text, "%u", load<uint8_t>(p)); break;
+    case onnx::TensorProto::INT16: std::snprintf(text, sizeof text, "%d", load<int16_t>(p)); break;
+    case onnx::TensorProto::UINT16: std::snprintf(text, sizeof text, "%u", load<uint16_t>(p)); break;
+    case onnx::TensorProto::INT32: std::snprintf(text, sizeof text, "%d", load<int32_t>(p)); break;
+    case onnx::TensorProto::UINT32: std::snprintf(text, sizeof text, "%u", load<uint32_t>(p)); break;
+    case onnx::TensorProto::INT64:
       std::snprintf(text, sizeof text, "%lld", static_cast<long long>(load<int64_t>(p)));
       break;
-    case onnx::kUInt64:
+    case onnx::TensorProto::UINT64:
       std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(load<uint64_t>(p)));
       break;
     default: {
@@ -90,7 +90,7 @@ bool same_element(int32_t data_type, const unsigned char* expected, const unsign
 }  // namespace
 
 Tolerance tolerance_for(int32_t data_type) {
-  if (data_type == onnx::kFloat16 || data_type == onnx::kBFloat16) return {1e-2, 1e-6};
+  if (data_type == onnx::TensorProto::FLOAT16 || data_type == onnx::TensorProto::BFLOAT16) return {1e-2, 1e-6};
   return {1e-5, 1e-6};
 }
 
@@ -101,8 +101,8 @@ std::string compare_tensors(const HostTensor& expected, const HostTensor& actual
 std::string compare_tensors(const HostTensor& expected, const HostTensor& actual, Comparison how,
                             const Tolerance* tolerance_override) {
   if (expected.data_type != actual.data_type) {
-    return "type mismatch: expected " + onnx::data_type_name(expected.data_type) + ", got " +
-           onnx::data_type_name(actual.data_type);
+    return "type mismatch: expected " + data_type_name(expected.data_type) + ", got " +
+           data_type_name(actual.data_type);
   }
   if (expected.shape != actual.shape) {
     return "shape mismatch: expected " + shape_to_string(expected.shape) + ", got " +
@@ -111,7 +111,7 @@ std::string compare_tensors(const HostTensor& expected, const HostTensor& actual
   const size_t width = element_byte_size(expected.data_type);
   if (width == 0 || expected.bytes.size() != actual.bytes.size() ||
       expected.bytes.size() % width != 0) {
-    return "cannot compare tensors of " + onnx::data_type_name(expected.data_type) + " holding " +
+    return "cannot compare tensors of " + data_type_name(expected.data_type) + " holding " +
            std::to_string(expected.bytes.size()) + " and " + std::to_string(actual.bytes.size()) +
            " bytes";
   }

@@ -13,7 +13,7 @@ namespace {
 
 HostTensor floats(std::vector<float> values) {
   HostTensor tensor;
-  tensor.data_type = onnx::kFloat;
+  tensor.data_type = onnx::TensorProto::FLOAT;
   tensor.shape = {1, static_cast<int64_t>(values.size()), 1, 1};
   tensor.bytes.resize(values.size() * sizeof(float));
   std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());

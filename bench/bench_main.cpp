@@ -8,25 +8,35 @@
 #include <vector>
 
 #include "onnxpool/pooling.h"
+#include "pool_bench.h"
+#include "user_cases.h"
 
 namespace {
 
 // The CPU's model name from /proc/cpuinfo (Linux), or empty. The report
 // prints it: this project's benchmark machines are not always the same kind
-// (an AVX-512 Intel VM in sessions 1-8, an AVX2-only AMD EPYC in session 9),
-// and the ratios to the peers differ between them.
+// (an AVX-512 Intel Xeon, an AVX2-only AMD EPYC Zen 3, an AVX-512 AMD EPYC
+// Zen 5), and the ratios to the peers differ between them.
 std::string cpu_model_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  const std::string key = "model name";
-  while (std::getline(cpuinfo, line)) {
-    if (line.compare(0, key.size(), key) != 0) continue;
+  std::string line, name, family, model;
+  const auto value_of = [&line](const char* key, std::string* value) {
+    const size_t length = std::strlen(key);
+    if (!value->empty() || line.compare(0, length, key) != 0) return;
     const size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
+    if (colon == std::string::npos || line.find_first_not_of(" \t", length) != colon) return;
     const size_t start = line.find_first_not_of(" \t", colon + 1);
-    return start == std::string::npos ? std::string() : line.substr(start);
+    if (start != std::string::npos) *value = line.substr(start);
+  };
+  while (std::getline(cpuinfo, line)) {
+    value_of("model name", &name);
+    value_of("cpu family", &family);
+    value_of("model", &model);
   }
-  return std::string();
+  // Virtual machines often report a bare "AMD EPYC"; the family and model
+  // tell the generations apart (AMD family 25 model 1: Zen 3, 17: Zen 4).
+  if (!family.empty() && !model.empty()) name += " (family " + family + ", model " + model + ")";
+  return name;
 }
 
 constexpr char kCpuVariantFlag[] = "--onnxpool_cpu_variant=";
@@ -56,6 +66,28 @@ bool apply_cpu_variant_flag(std::vector<char*>* args) {
   return true;
 }
 
+// Takes every --case STRING / --case=STRING out of `args`, in order.
+// False, after saying why, when --case has no string.
+bool take_case_flags(std::vector<char*>* args, std::vector<std::string>* cases) {
+  for (auto it = args->begin(); it != args->end();) {
+    const std::string arg = *it;
+    if (arg == "--case") {
+      if (it + 1 == args->end()) {
+        std::fprintf(stderr, "onnxpool_bench: --case needs a case string\n");
+        return false;
+      }
+      cases->push_back(*(it + 1));
+      it = args->erase(it, it + 2);
+    } else if (arg.rfind("--case=", 0) == 0) {
+      cases->push_back(arg.substr(7));
+      it = args->erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +108,29 @@ int main(int argc, char** argv) {
   std::vector<char*> args = {argv[0], kRepetitions, kAggregatesOnly, kWarmUp, kMinTime};
   args.insert(args.end(), argv + 1, argv + argc);
   if (!apply_cpu_variant_flag(&args)) return 1;
+  // --case STRING (repeatable): time those nodes instead of the suite.
+  std::vector<std::string> cases;
+  if (!take_case_flags(&args, &cases)) return 1;
+  // --describe_cases: print the parsed --case strings as JSON and stop
+  // (bench/python_peers.py reads them so; one parser for both languages).
+  for (auto it = args.begin(); it != args.end(); ++it) {
+    if (std::strcmp(*it, "--describe_cases") != 0) continue;
+    std::string error;
+    if (!onnxpool_bench::describe_user_cases(cases, &error)) {
+      std::fprintf(stderr, "onnxpool_bench: %s\n", error.c_str());
+      return 1;
+    }
+    return 0;
+  }
+  if (cases.empty()) {
+    onnxpool_bench::register_suite();
+  } else {
+    std::string error;
+    if (!onnxpool_bench::register_user_cases(cases, &error)) {
+      std::fprintf(stderr, "onnxpool_bench: %s\n", error.c_str());
+      return 1;
+    }
+  }
   int count = static_cast<int>(args.size());
   args.push_back(nullptr);
 

@@ -12,6 +12,7 @@
 #include "bandwidth_floor.h"
 #include "bench_registry.h"
 #include "onnxpool_pool.h"
+#include "pool_bench.h"
 #include "peers/onednn_pool.h"
 #include "peers/xnnpack_pool.h"
 #include "pool_runner.h"
@@ -75,9 +76,10 @@ void bench_pool(benchmark::State& state, const PoolOpSpec& op, const PoolCase& p
   state.SetLabel(runner->label());
 }
 
-// Registers onnxpool, each peer that has `op`, and the floor, for one case.
-// `op` and `pc` live in static storage (shapes.h), so capturing them by
-// reference is safe for the life of the program.
+}  // namespace
+
+// `op` and `pc` must live as long as the program (shapes.h's tables, or
+// user_cases.cpp's), since the benchmarks capture them by reference.
 void register_case(const PoolOpSpec& op, const PoolCase& pc) {
   const auto add = [&op, &pc](const std::string& impl, MakeRunner make_runner) {
     register_pool_benchmark(op.name, pc, impl,
@@ -122,10 +124,8 @@ void register_case(const PoolOpSpec& op, const PoolCase& pc) {
                                       pc.output_elements() * static_cast<int64_t>(sizeof(float)));
 }
 
-// Registration at static-initialization time, like Google Benchmark's own
-// BENCHMARK macro; the specs and case tables are constexpr, so they are ready
-// by then. The order here is the order of the run and of the report.
-const bool registered = [] {
+// The order here is the order of the run and of the report.
+void register_suite() {
   for_each_suite_case(register_case);
   // What one call costs whatever its size: MaxPool 1x1 on one element.
   register_pool_benchmark(kCallOverheadOp, kT0, "onnxpool", [](benchmark::State& state) {
@@ -133,8 +133,6 @@ const bool registered = [] {
       return make_onnxpool_pool(kMaxPool, c, /*with_indices=*/false, threads, input);
     });
   });
-  return true;
-}();
+}
 
-}  // namespace
 }  // namespace onnxpool_bench

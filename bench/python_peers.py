@@ -31,7 +31,15 @@ floor of any call's time; compare it with small cases (S5, S7).
 
     .venv/bin/python bench/python_peers.py -o out/bench/python_peers.json
         [--filter REGEX] [--min-time 0.2] [--repetitions 5] [--warmup 0.1]
-        [--peers onnxruntime,torch]
+        [--peers onnxruntime,torch] [--case STRING ...]
+
+--case STRING (repeatable; grammar in bench/README.md) times those nodes instead
+of the suite. The strings are parsed by the C++ benchmark itself
+(build/bench/onnxpool_bench --describe_cases), so both programs read them the
+same way. A 2D float32 case the suite's peers can express (no dilations,
+ceil_mode, auto_pad or count_include_pad; p = 2) runs every peer as the suite
+does; any other runs onnxruntime only (any rank, type and attribute), checked
+against the float64 reference of tools/onnxpool_cases.py.
 
 A peer whose package is missing gets an error row per benchmark naming the
 package (torch: tools/main.sh installs tools/requirements-bench.txt).
@@ -59,6 +67,7 @@ from typing import Callable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
 SHAPES_H = ROOT / "bench" / "shapes.h"
 THREAD_COUNTS = (1, 2)
 # Sums (average, Lp) depend on each implementation's order of additions; a max is exact.
@@ -302,35 +311,135 @@ class OnnxruntimePeer:
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = None
+        inference = None
         notes = []
         # ORT 1.32 has no opset-22 GlobalLpPool; opset 22 only added bfloat16 to
         # these operators, so the opset-21 node means the same for float32.
         for opset in (22, 21):
             try:
-                session = ort.InferenceSession(self._model(op, case, settings, opset), options,
-                                               providers=["CPUExecutionProvider"])
+                inference = ort.InferenceSession(self._model(op, case, settings, opset), options,
+                                                 providers=["CPUExecutionProvider"])
                 if opset != 22:
                     notes.append(f"opset {opset} (ORT has no opset-22 {op})")
                 break
             except Exception as error:  # ORT raises its own exception types
                 if "NOT_IMPLEMENTED" not in str(error) or opset == 21:
                     raise PeerError(f"onnxruntime: {error}") from error
-        binding = session.io_binding()
+        binding = inference.io_binding()
         x_value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
         output_shape = x.shape if op == "Identity" else case.output_shape
         y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(output_shape), np.float32)
         binding.bind_ortvalue_input("X", x_value)
         binding.bind_ortvalue_output("Y", y_value)
-        run = session.run_with_iobinding
+        run = inference.run_with_iobinding
 
         def call():
             run(binding)
 
-        # The session, and with it ORT's thread pool, goes when the caller
+        # The InferenceSession, and with it ORT's thread pool, goes when the caller
         # drops this Prepared, before the next row is set up.
         label = ", ".join([f"onnxruntime {self.version} CPU EP"] + notes)
         return Prepared(call, lambda: y_value.numpy(), label)
+
+
+@dataclass(frozen=True)
+class GeneralCase:
+    """A case string's node (onnxpool_bench --describe_cases): any rank and type."""
+
+    id: str
+    op: str
+    shape: tuple
+    type: str
+    attributes: dict
+    output_shape: tuple
+
+    def bytes(self):
+        width = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}.get(self.type, 1)
+        return width * (math.prod(self.shape) + math.prod(self.output_shape))
+
+
+def general_input(case: GeneralCase) -> np.ndarray:
+    """Seeded uniform [-1, 1) values (every byte value for int8 and uint8) in the
+    case's storage type (tools/onnxpool_cases.py's convention)."""
+    import onnxpool_cases as oc
+
+    rng = np.random.default_rng(20240601)
+    if case.type in ("int8", "uint8"):
+        return rng.integers(0, 256, size=case.shape, dtype=np.uint8).view(np.dtype(case.type))
+    return oc.to_storage(rng.uniform(-1.0, 1.0, size=case.shape), case.type)
+
+
+def general_mismatch(case: GeneralCase, x: np.ndarray, got: np.ndarray) -> str | None:
+    import onnxpool_cases as oc
+
+    y, _, _ = oc.reference(case.op, case.attributes, case.type, x)
+    exact = case.op in ("MaxPool", "GlobalMaxPool")
+    return oc.compare(case.type, oc.to_storage(y, case.type), case.type, got, exact)
+
+
+def prepare_onnxruntime_general(peer, case: GeneralCase, threads: int, x: np.ndarray) -> Prepared:
+    """onnxruntime on a case string's node, as OnnxruntimePeer.prepare does the suite's."""
+    import onnxpool_cases as oc
+
+    ort = peer.ort
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    outputs = [("Y", case.type, case.output_shape)]
+    try:
+        model = oc.make_model(case.op, case.attributes, case.type, case.shape, outputs, 22)
+        inference = ort.InferenceSession(model.SerializeToString(), options,
+                                         providers=["CPUExecutionProvider"])
+    except Exception as error:  # ORT raises its own exception types
+        raise PeerError(f"onnxruntime: {error}") from error
+    binding = inference.io_binding()
+    x_value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+    y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(case.output_shape), x.dtype)
+    binding.bind_ortvalue_input("X", x_value)
+    binding.bind_ortvalue_output("Y", y_value)
+    run = inference.run_with_iobinding
+
+    def call():
+        run(binding)
+
+    return Prepared(call, lambda: y_value.numpy(), f"onnxruntime {peer.version} CPU EP, {case.type}")
+
+
+def describe_cases(binary: Path, texts: list) -> list:
+    """The case strings parsed by onnxpool_bench --describe_cases."""
+    import subprocess
+
+    if not binary.exists():
+        raise SystemExit(f"python_peers: {binary} is missing (run tools/setup.sh): it parses --case")
+    command = [str(binary), "--describe_cases"] + [part for t in texts for part in ("--case", t)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr.strip() or f"python_peers: {command[0]} failed")
+    return json.loads(done.stdout)
+
+
+def as_suite_case(described: dict, settings: Settings):
+    """A described case as the suite's Case when every peer can run it (the
+    rule of bench/user_cases.cpp), else None."""
+    attributes, shape = described["attributes"], described["shape"]
+    if len(shape) != 4 or described["type"] != "float32":
+        return None
+    if attributes.get("p", settings.p) != settings.p:
+        return None
+    if bool(attributes.get("count_include_pad", 0)) != settings.count_include_pad:
+        return None
+    n, c, h, w = shape
+    if described["op"].startswith("Global"):
+        return Case(described["text"], n, c, h, w, (h, w), (1, 1), (0, 0, 0, 0))
+    if (attributes.get("ceil_mode") or "auto_pad" in attributes
+            or any(d != 1 for d in attributes.get("dilations", []))):
+        return None
+    strides = attributes.get("strides", [1, 1])
+    t, l, b, r = attributes.get("pads", [0, 0, 0, 0])
+    return Case(described["text"], n, c, h, w, tuple(attributes["kernel_shape"]), tuple(strides),
+                (t, l, b, r))
 
 
 class TorchPeer:
@@ -544,6 +653,35 @@ SEMANTIC_NOTES = [
 # --- main -----------------------------------------------------------------------------
 
 
+def run_general_case(case: GeneralCase, peer, selected, args) -> list:
+    """onnxruntime's rows for a case string no other peer takes."""
+    rows = []
+    x = general_input(case)
+    for threads in THREAD_COUNTS:
+        run_name = f"BM_{case.op}/{case.id}/onnxruntime_nchw/threads:{threads}/real_time"
+        if not selected(run_name):
+            continue
+        if isinstance(peer, str):
+            rows.append(error_row(run_name, peer))
+            continue
+        try:
+            prepared = prepare_onnxruntime_general(peer, case, threads, x)
+            prepared.call()
+            mismatch = general_mismatch(case, x, prepared.output())
+            if mismatch:
+                raise PeerError(f"output differs from the reference: {mismatch}")
+            timing = time_calls(prepared.call, args.min_time, args.repetitions, args.warmup)
+        except Exception as error:  # any failure is that row's error, not the run's
+            message = str(error) if isinstance(error, PeerError) else repr(error)
+            rows.append(error_row(run_name, message))
+            print(f"{run_name:70s} ERROR {message}", file=sys.stderr)
+            continue
+        rows += aggregate_rows(run_name, timing, threads, case.bytes(), prepared.label)
+        print(f"{run_name:70s} {statistics.median(timing.samples_us):10.2f} us", file=sys.stderr)
+        prepared = None
+    return rows
+
+
 def main(argv) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-o", "--output", required=True, help="JSON file to write")
@@ -554,6 +692,10 @@ def main(argv) -> int:
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--warmup", type=float, default=0.1, help="seconds of warm-up")
     parser.add_argument("--peers", default="onnxruntime,torch")
+    parser.add_argument("--case", action="append", default=[],
+                        help="a case string (bench/README.md); repeatable; replaces the suite")
+    parser.add_argument("--bench-binary", type=Path, default=ROOT / "build" / "bench" / "onnxpool_bench",
+                        help="onnxpool_bench, which parses --case (default: build/bench/)")
     args = parser.parse_args(argv)
 
     settings = read_shapes()
@@ -574,10 +716,27 @@ def main(argv) -> int:
             peers[name] = f"{name} is not installed ({error}); install {PEER_PACKAGES[name]}"
             print(f"python_peers: {peers[name]}", file=sys.stderr)
 
-    work = [(op, case) for op, cases in settings.cases.items() for case in cases]
-    work.append((settings.overhead_op, settings.overhead_case))
+    if args.case:
+        work = []
+        for described in describe_cases(args.bench_binary, args.case):
+            suite_case = as_suite_case(described, settings)
+            if suite_case is not None:
+                work.append((described["op"], suite_case))
+            else:
+                work.append((described["op"], GeneralCase(
+                    described["text"], described["op"], tuple(described["shape"]), described["type"],
+                    described["attributes"], tuple(described["output_shape"]))))
+    else:
+        work = [(op, case) for op, cases in settings.cases.items() for case in cases]
+        work.append((settings.overhead_op, settings.overhead_case))
     rows = []
     for op, case in work:
+        if isinstance(case, GeneralCase):
+            if "onnxruntime" in peers:
+                print(f"python_peers: {case.id}: onnxruntime only (torch runs 2D float32 cases "
+                      "without dilations, ceil_mode, auto_pad or count_include_pad)", file=sys.stderr)
+                rows += run_general_case(case, peers["onnxruntime"], selected, args)
+            continue
         framework_op = "Identity" if op == settings.overhead_op else op
         x = make_input(case)
         want = None if framework_op == "Identity" else reference(op, case, x, settings)
@@ -613,7 +772,7 @@ def main(argv) -> int:
                         print(f"{run_name:70s} ERROR {message}", file=sys.stderr)
                         continue
                     finally:
-                        prepared = None  # frees the session / tensors before the next row
+                        prepared = None  # frees the InferenceSession / tensors before the next row
                     bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
                     rows += aggregate_rows(run_name, timing, threads, bytes_per_run, label)
                     print(f"{run_name:70s} {statistics.median(timing.samples_us):10.2f} us "
@@ -622,6 +781,8 @@ def main(argv) -> int:
         gc.collect()
 
     document = {"context": context(peers, SEMANTIC_NOTES), "benchmarks": rows}
+    if args.case:
+        document["context"]["notes"] = []  # the notes are about the suite's cases
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -454,8 +454,8 @@ def run_onnxruntime(ort, record: CaseRecord) -> None:
         model = oc.make_model(record.op, record.attributes, x_type, record.x.shape,
                               [(name, x_type if name == "Y" else t, s) for name, t, s in outputs], opset)
         try:
-            session = ort_session(ort, model.SerializeToString())
-            return session.run(None, {"X": x_feed})
+            inference = ort_session(ort, model.SerializeToString())
+            return inference.run(None, {"X": x_feed})
         except Exception as error:  # onnxruntime raises its own exception types
             record.ort_rejections.append((route, short_reason(error)))
             return None

@@ -22,7 +22,8 @@
 // (bench/results/h200_cuda_2026-11-30.md): 1.0-1.8x PyTorch's time on S1-S7,
 // every call 15-25 us, mostly launches; S2 (S1 at batch 32) 201 us against
 // PyTorch's 116. The tile sizes below are the conventional starting point (a
-// warp along x), not tuned ones: one 15-minute GPU session left no time.
+// warp along x), not tuned ones: the GPU machine's 15 minutes went to
+// correctness and the first timings.
 #include "gpu_schedule.h"
 
 namespace onnxpool::gen {

@@ -1,0 +1,16 @@
+// Registering the benchmarks of bench/pool_bench.cpp: onnxpool, each C++ peer
+// that has the operator, and the bandwidth floor.
+#pragma once
+
+#include "shapes.h"
+
+namespace onnxpool_bench {
+
+// Every case of the suite (shapes.h), then the per-call overhead row.
+void register_suite();
+
+// One case: onnxpool (and onnxpool_indices for MaxPool), each peer that has
+// `op`, and the floor. `op` and `pc` must outlive the benchmark run.
+void register_case(const PoolOpSpec& op, const PoolCase& pc);
+
+}  // namespace onnxpool_bench

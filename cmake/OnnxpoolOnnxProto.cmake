@@ -6,8 +6,10 @@
 # Python3_EXECUTABLE unless ONNXPOOL_ONNX_PROTO names the file. protoc is the
 # host's; in a cross build it runs on the host and its output is compiled for
 # the target. The library is Debian's static libprotobuf of the target's
-# architecture (libprotobuf-dev, libprotobuf-dev:arm64), so the runner under
-# qemu needs no protobuf shared library from the sysroot.
+# architecture: the host's libprotobuf-dev, or for a cross build the same
+# package of the target architecture unpacked into .deps/<arch>/ by
+# tools/fetch_cross_deps.sh (tools/build_preset.sh runs it), so the runner
+# under qemu needs no protobuf shared library from the sysroot.
 include_guard(GLOBAL)
 
 find_program(ONNXPOOL_PROTOC protoc)
@@ -48,15 +50,21 @@ add_custom_command(
   COMMENT "protoc: onnx.proto -> C++"
   VERBATIM)
 
-# Debian installs each architecture's libprotobuf.a under /usr/lib/<multiarch>,
-# outside the sysroot a cross toolchain file confines find_library to.
-find_library(ONNXPOOL_PROTOBUF_LIBRARY NAMES libprotobuf.a
-             PATHS "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}" NO_CMAKE_FIND_ROOT_PATH)
+if(CMAKE_CROSSCOMPILING)
+  # Only the unpacked target package: the host's library is the wrong architecture.
+  file(GLOB cross_library_dirs "${PROJECT_SOURCE_DIR}/.deps/*/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}")
+  find_library(ONNXPOOL_PROTOBUF_LIBRARY NAMES libprotobuf.a PATHS ${cross_library_dirs}
+               NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+  set(missing_hint "run tools/fetch_cross_deps.sh for the target architecture (e.g. arm64)")
+else()
+  find_library(ONNXPOOL_PROTOBUF_LIBRARY NAMES libprotobuf.a)
+  set(missing_hint "install Debian's libprotobuf-dev (tools/setup.sh does)")
+endif()
+# The headers do not depend on the architecture: the host's serve both.
 find_path(ONNXPOOL_PROTOBUF_INCLUDE_DIR google/protobuf/message.h NO_CMAKE_FIND_ROOT_PATH)
 if(NOT ONNXPOOL_PROTOBUF_LIBRARY OR NOT ONNXPOOL_PROTOBUF_INCLUDE_DIR)
   message(FATAL_ERROR "onnxpool: the conformance runner needs libprotobuf.a for ${CMAKE_LIBRARY_ARCHITECTURE} "
-                      "(Debian: libprotobuf-dev, or libprotobuf-dev:arm64 for the ARM64 build; tools/setup.sh "
-                      "installs both), or configure with -DONNXPOOL_BUILD_RUNNER=OFF")
+                      "and protobuf's headers: ${missing_hint}; or configure with -DONNXPOOL_BUILD_RUNNER=OFF")
 endif()
 find_package(Threads REQUIRED)
 

@@ -17,6 +17,10 @@ if sys.argv[1] not in presets or presets[sys.argv[1]].get("hidden"):
 print(presets[sys.argv[1]]["binaryDir"].replace("${sourceDir}/", ""))
 PY
 )
+# Target libraries the cross toolchain lacks (the runner's protobuf).
+if [[ "$preset" == arm64 ]]; then
+  tools/fetch_cross_deps.sh arm64
+fi
 if [[ ! -f "$binary_dir/build.ninja" || $# -gt 0 ]]; then
   printf '\n== Configuring %s (preset %s)\n' "$binary_dir" "$preset"
   .venv/bin/cmake --preset "$preset" "$@"

@@ -27,14 +27,6 @@ install_debian_packages() {
       exit 1
     fi
   fi
-  # Packages of another architecture (name:arch) need it enabled in dpkg first.
-  local arch
-  for arch in $(printf '%s\n' "${missing[@]}" | sed -n 's/^[^:]*:\(.*\)$/\1/p' | sort -u); do
-    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-      step "Enabling Debian's $arch packages (dpkg --add-architecture $arch)"
-      $sudo dpkg --add-architecture "$arch"
-    fi
-  done
   # A fresh machine may have no package lists at all.
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -46,12 +46,15 @@ bool cpu_supports(CpuVariant v) {
 
 }  // namespace
 
+bool cpu_target_allowed(size_t target) {
+  if (target_info(target).backend != Backend::kCpu) return false;
+  const CpuVariant v = target_info(target).cpu_variant;
+  return rank_of(v) <= rank_of(static_cast<CpuVariant>(g_variant_limit.load())) && cpu_supports(v);
+}
+
 int pick_cpu_target() {
-  const int limit = rank_of(static_cast<CpuVariant>(g_variant_limit.load()));
   for (size_t t = 0; t < target_count(); ++t) {
-    if (target_info(t).backend != Backend::kCpu) continue;
-    const CpuVariant v = target_info(t).cpu_variant;
-    if (rank_of(v) <= limit && cpu_supports(v)) return static_cast<int>(t);
+    if (cpu_target_allowed(t)) return static_cast<int>(t);
   }
   return -1;
 }

@@ -10,6 +10,10 @@ namespace onnxpool::detail {
 // -1 when this CPU runs none.
 int pick_cpu_target();
 
+// Whether CPU target `target` may run: this CPU has its features and it is
+// within set_cpu_variant_limit.
+bool cpu_target_allowed(size_t target);
+
 // Whether this CPU has the features `variant` needs.
 bool host_supports(CpuVariant variant);
 

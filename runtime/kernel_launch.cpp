@@ -10,6 +10,7 @@
 #include "gpu_buffers.h"
 #include "half_widening.h"
 #include "halide_glue.h"
+#include "narrow_rows.h"
 #include "onnxpool/pooling.h"
 
 namespace onnxpool::detail {
@@ -267,7 +268,10 @@ Status launch_kernel(const KernelCall& call) {
   }
 
   const Backend backend = backend_for(call.input->device);
-  const int target = pick_target(backend);
+  int target = pick_target(backend);
+  if (backend == Backend::kCpu && target >= 0 && !global && !flat && steps_along_output_rows(*call.kernel)) {
+    target = cpu_target_for_rows(*call.kernel, out_extents[0], target);
+  }
   if (target < 0 && backend == Backend::kCpu) {
     return Status::unsupported(std::string(op_name(op)) + ": this CPU lacks the features of every target compiled "
                                "into this build of onnxpool (the x86 baseline needs SSE4.1)");

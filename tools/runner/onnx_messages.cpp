@@ -19,14 +19,19 @@ bool parses_as(const pb::Message& prototype, const std::string& bytes) {
   return probe->ParseFromString(bytes);
 }
 
+// Deeper than protobuf's own recursion limit (100) is reported, not searched:
+// a hostile file can nest messages far deeper than a stack can follow.
+constexpr int kMaxSearchDepth = 100;
+
 // Why `bytes` does not parse as `prototype`'s type, as the path of the
 // innermost field that breaks. Protobuf's parser only says yes or no, so this
 // walks the wire data generically (UnknownFieldSet) and re-parses each known
 // field on its own until it finds the one that fails.
 std::string locate_parse_failure(const pb::Message& prototype, const std::string& bytes,
-                                 const std::string& path) {
+                                 const std::string& path, int depth = 0) {
   const pb::Descriptor& type = *prototype.GetDescriptor();
   const std::string where = path.empty() ? "" : path + ": ";
+  if (depth > kMaxSearchDepth) return where + "messages nested too deeply";
   pb::UnknownFieldSet fields;
   if (!fields.ParseFromString(bytes)) {
     return where + "malformed protobuf data (" + type.full_name() + ")";
@@ -49,7 +54,9 @@ std::string locate_parse_failure(const pb::Message& prototype, const std::string
         field.type() == pb::UnknownField::TYPE_LENGTH_DELIMITED) {
       const pb::Message* nested =
           pb::MessageFactory::generated_factory()->GetPrototype(known->message_type());
-      if (nested != nullptr) return locate_parse_failure(*nested, field.length_delimited(), field_path);
+      if (nested != nullptr) {
+        return locate_parse_failure(*nested, field.length_delimited(), field_path, depth + 1);
+      }
     }
     return field_path + ": malformed value for a field of type " + known->type_name();
   }

@@ -244,6 +244,29 @@ TEST(MalformedInput, ABrokenNestedMessageNamesItsPath) {
       << error;
 }
 
+// A length-delimited field: its tag byte, the payload's length as a varint, the payload.
+std::string length_delimited(int tag, const std::string& payload) {
+  std::string field(1, static_cast<char>(tag));
+  uint64_t n = payload.size();
+  do {
+    field.push_back(static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+    n >>= 7;
+  } while (n != 0);
+  return field + payload;
+}
+
+TEST(MalformedInput, DeepNestingIsReportedNotSearchedToTheBottom) {
+  // 1000 GraphProtos nested through graph.node.attribute.g, broken at the
+  // bottom: deeper than protobuf's limit and the search's own.
+  std::string graph = bytes_of({0x0a, 0x05});  // a node whose length runs past its end
+  for (int level = 0; level < 1000; ++level) {
+    graph = length_delimited(0x0a, length_delimited(0x2a, length_delimited(0x32, graph)));
+  }
+  const std::string error = parse_model_error(length_delimited(0x3a, graph));
+  EXPECT_NE(error.find("nested too deeply"), std::string::npos) << error.substr(0, 200);
+  EXPECT_EQ(error.rfind("graph.node[0].attribute[0].g.node[0]", 0), 0u) << error.substr(0, 200);
+}
+
 TEST(ModelProto, ReadsWhatTheLibraryWrote) {
   onnx::ModelProto model;
   std::string error;

@@ -1,0 +1,35 @@
+// Which CPU target runs a separable (rows-then-window) kernel whose output
+// rows are narrower than the best target's vector.
+//
+// The separable kernels step one natural vector along each output row. On a
+// row narrower than that vector every step is a masked partial one, which
+// the CPU cannot forward to the next stage's loads, and the kernel runs many
+// times slower than a narrower vector would: MaxPool 1x192x28x28 3x3/s2/p1
+// (14-wide output rows) took 294 us on the AVX-512 kernels of an AMD EPYC
+// Zen 4 and 39 us with this rule, which sends it to the AVX2 ones
+// (bench/results/amd-epyc-zen4-avx512_2026-12-02_narrow-rows.md). So such
+// calls step down to the widest allowed target whose vector fits in a row,
+// or the narrowest one when none fits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel_registry.h"
+
+namespace onnxpool::detail {
+
+// True for the kernels built from the separable loop nest (not the global,
+// flat-plane or 2x2 halving ones, which step along whole planes or rows of
+// their own).
+bool steps_along_output_rows(const KernelEntry& kernel);
+
+// Lanes of one vector step of `kernel` as compiled for CPU target `target`.
+int vector_lanes(const KernelEntry& kernel, size_t target);
+
+// The CPU target for `kernel` on output rows `row_width` elements wide,
+// starting from `best` (pick_cpu_target's choice); `best` itself when its
+// vector fits, or when no narrower target is allowed.
+int cpu_target_for_rows(const KernelEntry& kernel, int64_t row_width, int best);
+
+}  // namespace onnxpool::detail

@@ -653,10 +653,39 @@ SEMANTIC_NOTES = [
 # --- main -----------------------------------------------------------------------------
 
 
+def measure_row(run_name: str, prepare: Callable[[], Prepared],
+                check: Callable[[np.ndarray], str | None], threads: int, bytes_per_run: int,
+                args) -> list:
+    """Sets one implementation up, checks its output once, then times it: its
+    aggregate rows, or one error row (a failure is that row's, not the run's)."""
+    try:
+        prepared = prepare()
+        prepared.call()
+        mismatch = check(prepared.output())
+        if mismatch:
+            raise PeerError(mismatch)
+        timing = time_calls(prepared.call, args.min_time, args.repetitions, args.warmup)
+        label = prepared.label
+    except Exception as error:  # any failure is that row's error, not the run's
+        message = str(error) if isinstance(error, PeerError) else repr(error)
+        print(f"{run_name:70s} ERROR {message}", file=sys.stderr)
+        return [error_row(run_name, message)]
+    finally:
+        prepared = None  # frees the InferenceSession / tensors before the next row
+    print(f"{run_name:70s} {statistics.median(timing.samples_us):10.2f} us "
+          f"({timing.iterations} calls x {len(timing.samples_us)})", file=sys.stderr)
+    return aggregate_rows(run_name, timing, threads, bytes_per_run, label)
+
+
 def run_general_case(case: GeneralCase, peer, selected, args) -> list:
     """onnxruntime's rows for a case string no other peer takes."""
     rows = []
     x = general_input(case)
+
+    def check(got):
+        mismatch = general_mismatch(case, x, got)
+        return mismatch and f"output differs from the reference: {mismatch}"
+
     for threads in THREAD_COUNTS:
         run_name = f"BM_{case.op}/{case.id}/onnxruntime_nchw/threads:{threads}/real_time"
         if not selected(run_name):
@@ -664,21 +693,8 @@ def run_general_case(case: GeneralCase, peer, selected, args) -> list:
         if isinstance(peer, str):
             rows.append(error_row(run_name, peer))
             continue
-        try:
-            prepared = prepare_onnxruntime_general(peer, case, threads, x)
-            prepared.call()
-            mismatch = general_mismatch(case, x, prepared.output())
-            if mismatch:
-                raise PeerError(f"output differs from the reference: {mismatch}")
-            timing = time_calls(prepared.call, args.min_time, args.repetitions, args.warmup)
-        except Exception as error:  # any failure is that row's error, not the run's
-            message = str(error) if isinstance(error, PeerError) else repr(error)
-            rows.append(error_row(run_name, message))
-            print(f"{run_name:70s} ERROR {message}", file=sys.stderr)
-            continue
-        rows += aggregate_rows(run_name, timing, threads, case.bytes(), prepared.label)
-        print(f"{run_name:70s} {statistics.median(timing.samples_us):10.2f} us", file=sys.stderr)
-        prepared = None
+        rows += measure_row(run_name, lambda: prepare_onnxruntime_general(peer, case, threads, x), check,
+                            threads, case.bytes(), args)
     return rows
 
 
@@ -755,29 +771,13 @@ def main(argv) -> int:
                     if isinstance(peer, str):
                         rows.append(error_row(run_name, peer))
                         continue
-                    try:
-                        prepared = peer.prepare(impl, framework_op, case, threads, x, settings)
-                        prepared.call()
-                        # Checked once, before timing; Identity must return its input.
-                        mismatch = first_mismatch(op, prepared.output(),
-                                                  x if want is None else want)
-                        if mismatch:
-                            raise PeerError(mismatch)
-                        timing = time_calls(prepared.call, args.min_time, args.repetitions,
-                                            args.warmup)
-                        label = prepared.label
-                    except Exception as error:  # any failure is that row's error, not the run's
-                        message = str(error) if isinstance(error, PeerError) else repr(error)
-                        rows.append(error_row(run_name, message))
-                        print(f"{run_name:70s} ERROR {message}", file=sys.stderr)
-                        continue
-                    finally:
-                        prepared = None  # frees the InferenceSession / tensors before the next row
                     bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
-                    rows += aggregate_rows(run_name, timing, threads, bytes_per_run, label)
-                    print(f"{run_name:70s} {statistics.median(timing.samples_us):10.2f} us "
-                          f"({timing.iterations} calls x {len(timing.samples_us)})",
-                          file=sys.stderr)
+                    # Checked once, before timing; Identity must return its input.
+                    rows += measure_row(
+                        run_name,
+                        lambda: peer.prepare(impl, framework_op, case, threads, x, settings),
+                        lambda got: first_mismatch(op, got, x if want is None else want),
+                        threads, bytes_per_run, args)
         gc.collect()
 
     document = {"context": context(peers, SEMANTIC_NOTES), "benchmarks": rows}

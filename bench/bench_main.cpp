@@ -16,7 +16,7 @@ namespace {
 // The CPU's model name from /proc/cpuinfo (Linux), or empty. The report
 // prints it: this project's benchmark machines are not always the same kind
 // (an AVX-512 Intel Xeon, an AVX2-only AMD EPYC Zen 3, an AVX-512 AMD EPYC
-// Zen 5), and the ratios to the peers differ between them.
+// Zen 4), and the ratios to the peers differ between them.
 std::string cpu_model_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line, name, family, model;

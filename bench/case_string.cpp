@@ -1,7 +1,6 @@
 #include "case_string.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
 
 namespace onnxpool_bench {
@@ -102,16 +101,6 @@ onnxpool::Attributes node_attributes(const CaseSpec& spec) {
 
 }  // namespace
 
-int64_t element_bytes(onnxpool::ElementType type) {
-  switch (type) {
-    case onnxpool::ElementType::kFloat64: case onnxpool::ElementType::kInt64: return 8;
-    case onnxpool::ElementType::kFloat32: return 4;
-    case onnxpool::ElementType::kFloat16: case onnxpool::ElementType::kBFloat16: return 2;
-    case onnxpool::ElementType::kInt8: case onnxpool::ElementType::kUInt8: return 1;
-  }
-  return 1;
-}
-
 int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t count = 1;
   for (int64_t d : shape) count *= d;
@@ -137,19 +126,6 @@ std::string json_string(const std::string& text) {
   return quoted + "\"";
 }
 
-const char* onnx_type_name(onnxpool::ElementType type) {
-  switch (type) {
-    case onnxpool::ElementType::kFloat32: return "float32";
-    case onnxpool::ElementType::kFloat16: return "float16";
-    case onnxpool::ElementType::kBFloat16: return "bfloat16";
-    case onnxpool::ElementType::kFloat64: return "float64";
-    case onnxpool::ElementType::kInt8: return "int8";
-    case onnxpool::ElementType::kUInt8: return "uint8";
-    case onnxpool::ElementType::kInt64: return "int64";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::string case_json(const CaseSpec& spec) {
@@ -168,7 +144,7 @@ std::string case_json(const CaseSpec& spec) {
     add("p", std::to_string(spec.p));
   }
   return "{\"text\": " + json_string(spec.text) + ", \"op\": \"" + spec.op_name + "\", \"shape\": " +
-         json_ints(spec.shape) + ", \"type\": \"" + onnx_type_name(spec.type) + "\", \"attributes\": {" +
+         json_ints(spec.shape) + ", \"type\": \"" + onnxpool::element_type_name(spec.type) + "\", \"attributes\": {" +
          attributes + "}, \"output_shape\": " + json_ints(spec.output_shape) + "}";
 }
 

@@ -41,8 +41,7 @@ struct CaseSpec {
 // which names the ONNX attribute at fault.
 bool parse_case_string(const std::string& text, CaseSpec* spec, std::string* error);
 
-// Bytes per element of `type`, and the number of elements of `shape`.
-int64_t element_bytes(onnxpool::ElementType type);
+// The number of elements of `shape` (bytes per element: onnxpool::element_size).
 int64_t element_count(const std::vector<int64_t>& shape);
 
 // The parsed case as one line of JSON, for bench/python_peers.py, which takes

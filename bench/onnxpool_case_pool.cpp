@@ -61,7 +61,7 @@ class OnnxpoolCasePool final : public PoolRunner {
       fail("onnxpool set_num_threads: " + status.message());
       return;
     }
-    const size_t width = static_cast<size_t>(element_bytes(spec.type));
+    const size_t width = onnxpool::element_size(spec.type);
     input_ = AlignedBuffer<unsigned char>(count(spec.shape) * width, 0);
     fill(spec.type, count(spec.shape), input_.data());
     output_ = AlignedBuffer<unsigned char>(count(spec.output_shape) * width, 0);

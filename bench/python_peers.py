@@ -306,11 +306,7 @@ class OnnxruntimePeer:
     def prepare(self, impl: str, op: str, case: Case, threads: int, x: np.ndarray,
                 settings: Settings) -> Prepared:
         ort = self.ort
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options = self.options(threads)
         inference = None
         notes = []
         # ORT 1.32 has no opset-22 GlobalLpPool; opset 22 only added bfloat16 to
@@ -325,10 +321,29 @@ class OnnxruntimePeer:
             except Exception as error:  # ORT raises its own exception types
                 if "NOT_IMPLEMENTED" not in str(error) or opset == 21:
                     raise PeerError(f"onnxruntime: {error}") from error
+        output_shape = x.shape if op == "Identity" else case.output_shape
+        label = ", ".join([f"onnxruntime {self.version} CPU EP"] + notes)
+        return self.bound(inference, x, output_shape, label)
+
+    def options(self, threads: int):
+        """The SessionOptions every row uses: `threads` intra-op threads, one
+        inter-op thread, sequential execution, all graph optimizations."""
+        ort = self.ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return options
+
+    def bound(self, inference, x: np.ndarray, output_shape, label: str) -> Prepared:
+        """`inference` with X and a preallocated Y (of X's type) bound once, so
+        a timed call is run_with_iobinding alone. The InferenceSession, and with
+        it ORT's thread pool, goes when the caller drops the Prepared."""
+        ort = self.ort
         binding = inference.io_binding()
         x_value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
-        output_shape = x.shape if op == "Identity" else case.output_shape
-        y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(output_shape), np.float32)
+        y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(output_shape), x.dtype)
         binding.bind_ortvalue_input("X", x_value)
         binding.bind_ortvalue_output("Y", y_value)
         run = inference.run_with_iobinding
@@ -336,9 +351,6 @@ class OnnxruntimePeer:
         def call():
             run(binding)
 
-        # The InferenceSession, and with it ORT's thread pool, goes when the caller
-        # drops this Prepared, before the next row is set up.
-        label = ", ".join([f"onnxruntime {self.version} CPU EP"] + notes)
         return Prepared(call, lambda: y_value.numpy(), label)
 
 
@@ -381,30 +393,14 @@ def prepare_onnxruntime_general(peer, case: GeneralCase, threads: int, x: np.nda
     """onnxruntime on a case string's node, as OnnxruntimePeer.prepare does the suite's."""
     import onnxpool_cases as oc
 
-    ort = peer.ort
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     outputs = [("Y", case.type, case.output_shape)]
     try:
         model = oc.make_model(case.op, case.attributes, case.type, case.shape, outputs, 22)
-        inference = ort.InferenceSession(model.SerializeToString(), options,
-                                         providers=["CPUExecutionProvider"])
+        inference = peer.ort.InferenceSession(model.SerializeToString(), peer.options(threads),
+                                              providers=["CPUExecutionProvider"])
     except Exception as error:  # ORT raises its own exception types
         raise PeerError(f"onnxruntime: {error}") from error
-    binding = inference.io_binding()
-    x_value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
-    y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(case.output_shape), x.dtype)
-    binding.bind_ortvalue_input("X", x_value)
-    binding.bind_ortvalue_output("Y", y_value)
-    run = inference.run_with_iobinding
-
-    def call():
-        run(binding)
-
-    return Prepared(call, lambda: y_value.numpy(), f"onnxruntime {peer.version} CPU EP, {case.type}")
+    return peer.bound(inference, x, case.output_shape, f"onnxruntime {peer.version} CPU EP, {case.type}")
 
 
 def describe_cases(binary: Path, texts: list) -> list:

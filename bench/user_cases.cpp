@@ -74,8 +74,8 @@ void bench_onnxpool_case(benchmark::State& state, const CaseSpec& spec, bool wit
     }
   }
   const int64_t outputs = element_count(spec.output_shape);
-  set_byte_counters(state, element_bytes(spec.type) * (element_count(spec.shape) + outputs) +
-                               (with_indices ? 8 * outputs : 0));
+  const auto width = static_cast<int64_t>(onnxpool::element_size(spec.type));
+  set_byte_counters(state, width * (element_count(spec.shape) + outputs) + (with_indices ? 8 * outputs : 0));
   state.SetLabel(runner->label());
 }
 
@@ -83,7 +83,8 @@ void bench_onnxpool_case(benchmark::State& state, const CaseSpec& spec, bool wit
 void register_onnxpool_only(const CaseSpec& spec) {
   // A PoolCase carrying the case's name and its input's size in float32s,
   // which is all the floor reads of it.
-  const int64_t input_bytes = element_bytes(spec.type) * element_count(spec.shape);
+  const auto width = static_cast<int64_t>(onnxpool::element_size(spec.type));
+  const int64_t input_bytes = width * element_count(spec.shape);
   const PoolCase& bytes_case =
       pool_cases().emplace_back(square_window(spec.text.c_str(), 1, 1, 1, (input_bytes + 3) / 4, 1, 1, 0));
   for (bool with_indices : {false, true}) {
@@ -93,8 +94,7 @@ void register_onnxpool_only(const CaseSpec& spec) {
                               bench_onnxpool_case(state, spec, with_indices);
                             });
   }
-  register_bandwidth_floor_benchmarks(spec.op_name, bytes_case,
-                                      element_bytes(spec.type) * element_count(spec.output_shape));
+  register_bandwidth_floor_benchmarks(spec.op_name, bytes_case, width * element_count(spec.output_shape));
 }
 
 }  // namespace

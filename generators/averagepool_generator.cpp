@@ -21,7 +21,7 @@ using Halide::Expr;
 using Halide::Func;
 using Halide::Tuple;
 
-class AveragePool : public Halide::Generator<AveragePool> {
+class AveragePool : public TunableGenerator<AveragePool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
@@ -52,6 +52,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
     SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, acc);
+    pool.test_fault = knobs().test_fault;
     const std::vector<Halide::Var>& v = pool.vars;
 
     TapReduction sum;
@@ -98,7 +99,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
       count_end_[i]->set_estimate(113);
     }
     rows_per_task_->set_estimate(8);
-    schedule_separable_pool(pool, get_target());
+    schedule_separable_pool(pool, get_target(), knobs());
   }
 
  private:
@@ -144,7 +145,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
       count_begin_[i]->set_estimate(0);
       count_end_[i]->set_estimate(28);
     }
-    schedule_flat_plane_pool(pool, get_target());
+    schedule_flat_plane_pool(pool, get_target(), knobs());
   }
 
   // Input and output are (x, y, plane); every window is four taps inside the
@@ -171,7 +172,7 @@ class AveragePool : public Halide::Generator<AveragePool> {
     pool.output = out;
 
     set_halving_estimates(*input_, *output_, *rows_per_task_);
-    schedule_halving_pool(pool, get_target());
+    schedule_halving_pool(pool, get_target(), knobs());
   }
 
   Input<Halide::Buffer<void>>* input_ = nullptr;

@@ -8,7 +8,7 @@
 namespace onnxpool::gen {
 namespace {
 
-class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
+class GlobalAveragePool : public TunableGenerator<GlobalAveragePool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
 
@@ -21,7 +21,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
   void generate() {
     const Halide::Type type = element_type;
     const Halide::Type acc = sum_type(type);
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_blocking(get_target(), acc));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_blocking(get_target(), acc, knobs()));
     Halide::Func value("value");
     value(pool.s, pool.plane) = convert(acc, (*input_)(pool.s, pool.plane));
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
@@ -32,7 +32,7 @@ class GlobalAveragePool : public Halide::Generator<GlobalAveragePool> {
     pool.output = out;
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 49, 2048);
-    schedule_global_pool(pool, get_target());
+    schedule_global_pool(pool, get_target(), knobs());
   }
 
  private:

@@ -12,7 +12,7 @@
 namespace onnxpool::gen {
 namespace {
 
-class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
+class GlobalLpPool : public TunableGenerator<GlobalLpPool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<LpAlgorithm> algorithm{"algorithm", LpAlgorithm::kWide, kLpAlgorithmNames};
@@ -29,7 +29,7 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
     const Halide::Type acc = algorithm == LpAlgorithm::kWide ? unscaled_lp_sum_type(type) : sum_type(type);
     const Halide::Expr p = *p_;
     const Halide::Expr zero = additive_identity(acc);  // -0.0: also the identity of max over magnitudes
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_blocking(get_target(), acc));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, acc, global_blocking(get_target(), acc, knobs()));
     Halide::Var s = pool.s, plane = pool.plane;
     auto add = [](Halide::Expr a, Halide::Expr b) { return a + b; };
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
@@ -56,7 +56,7 @@ class GlobalLpPool : public Halide::Generator<GlobalLpPool> {
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 196, 256);
     p_->set_estimate(2);
-    schedule_global_pool(pool, get_target());
+    schedule_global_pool(pool, get_target(), knobs());
   }
 
  private:

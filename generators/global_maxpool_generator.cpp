@@ -8,7 +8,7 @@
 namespace onnxpool::gen {
 namespace {
 
-class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
+class GlobalMaxPool : public TunableGenerator<GlobalMaxPool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
 
@@ -21,7 +21,7 @@ class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
   void generate() {
     const Halide::Type type = element_type;
     const Halide::Type keys = key_type(type);
-    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, keys, global_blocking(get_target(), keys));
+    GlobalPool pool = make_global_pool(*input_, *planes_per_task_, keys, global_blocking(get_target(), keys, knobs()));
     Halide::Func key("key");
     key(pool.s, pool.plane) = to_key((*input_)(pool.s, pool.plane), /*one_nan_key=*/false);
     auto larger = [](Halide::Expr a, Halide::Expr b) { return Halide::max(a, b); };
@@ -31,7 +31,7 @@ class GlobalMaxPool : public Halide::Generator<GlobalMaxPool> {
     pool.output = out;
 
     set_global_estimates(*input_, *output_, *planes_per_task_, 49, 2048);
-    schedule_global_pool(pool, get_target());
+    schedule_global_pool(pool, get_target(), knobs());
   }
 
  private:

@@ -29,7 +29,7 @@ namespace {
 // check went from 56% of the time to 36%.
 constexpr int kIndependentChains = 4;
 
-class LpRange : public Halide::Generator<LpRange> {
+class LpRange : public TunableGenerator<LpRange> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
 
@@ -44,7 +44,8 @@ class LpRange : public Halide::Generator<LpRange> {
   void generate() {
     const Halide::Type bits = Halide::UInt(32);
     GlobalPool pool =
-        make_global_pool(*input_, *planes_per_task_, bits, global_blocking(get_target(), bits, kIndependentChains));
+        make_global_pool(*input_, *planes_per_task_, bits,
+                         global_blocking(get_target(), bits, knobs(), kIndependentChains));
     Halide::Var s = pool.s, plane = pool.plane;
     Halide::Expr lowest_bits = Halide::reinterpret(bits, *lowest_);
     Halide::Expr highest_bits = Halide::reinterpret(bits, *highest_);
@@ -63,7 +64,7 @@ class LpRange : public Halide::Generator<LpRange> {
     set_global_estimates(*input_, *output_, *planes_per_task_, 3136, 64);
     lowest_->set_estimate(1e-15f);
     highest_->set_estimate(1e18f);
-    schedule_global_pool(pool, get_target());
+    schedule_global_pool(pool, get_target(), knobs());
   }
 
  private:

@@ -31,7 +31,7 @@ using Halide::Tuple;
 Tuple add(const Tuple& total, const Tuple& tap) { return Tuple(total[0] + tap[0]); }
 Tuple larger(const Tuple& best, const Tuple& tap) { return Tuple(Halide::max(best[0], tap[0])); }
 
-class LpPool : public Halide::Generator<LpPool> {
+class LpPool : public TunableGenerator<LpPool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
@@ -53,6 +53,7 @@ class LpPool : public Halide::Generator<LpPool> {
     const Expr p = *p_;
     const Expr zero = additive_identity(acc);  // -0.0: also the identity of max over magnitudes
     SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, acc);
+    pool.test_fault = knobs().test_fault;
     const std::vector<Halide::Var>& v = pool.vars;
 
     Func magnitude("magnitude");
@@ -99,7 +100,7 @@ class LpPool : public Halide::Generator<LpPool> {
     set_window_estimates(dims_);
     p_->set_estimate(2);
     rows_per_task_->set_estimate(8);
-    schedule_separable_pool(pool, get_target());
+    schedule_separable_pool(pool, get_target(), knobs());
   }
 
  private:

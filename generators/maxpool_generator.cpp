@@ -31,7 +31,7 @@ Tuple argmax_step(const Tuple& best, const Expr& key, const Expr& flat) {
   return Tuple(Halide::select(take, key, best[0]), Halide::select(take, flat, best[1]));
 }
 
-class MaxPool : public Halide::Generator<MaxPool> {
+class MaxPool : public TunableGenerator<MaxPool> {
  public:
   GeneratorParam<Halide::Type> element_type{"element_type", Halide::Float(32)};
   GeneratorParam<int> spatial_rank{"spatial_rank", 2, 1, 3};
@@ -75,6 +75,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     Halide::Type lanes_of = key_type(type);
     if (with_indices && lanes_of.bits() < 32) lanes_of = Halide::UInt(32);
     SeparablePool pool = make_separable_pool(*input_, *output_, rank, dims_, *rows_per_task_, lanes_of);
+    pool.test_fault = knobs().test_fault;
     // Max is idempotent: when every window is undilated along the row axes
     // and holds a tap inside the input, a tap clamped to the edge repeats a
     // row of its own window. The runtime then sets `clamp_safe`, and the
@@ -119,7 +120,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.unrolled_geometry_copies = !with_indices;
 
     set_estimates(rank);
-    schedule_separable_pool(pool, get_target());
+    schedule_separable_pool(pool, get_target(), knobs());
   }
 
  private:
@@ -151,7 +152,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.output = out;
 
     set_flat_plane_estimates(*input_, *output_, flat_inputs_);
-    schedule_flat_plane_pool(pool, get_target());
+    schedule_flat_plane_pool(pool, get_target(), knobs());
   }
 
   // Input and output are (x, y, plane); the window is implied. No Indices,
@@ -186,7 +187,7 @@ class MaxPool : public Halide::Generator<MaxPool> {
     pool.output = out;
 
     set_halving_estimates(*input_, *output_, *rows_per_task_);
-    schedule_halving_pool(pool, get_target());
+    schedule_halving_pool(pool, get_target(), knobs());
   }
 
   // ONNX Indices: (n * C + c) * prod(spatial) + offset, the offset row-major

@@ -75,6 +75,8 @@ struct SeparablePool {
   // Funcs of one output coordinate that every plane shares (AveragePool's
   // per-axis reciprocal counts): a CPU schedule computes them once per call.
   std::vector<Halide::Func> per_axis_tables;
+  // Test only (ScheduleKnobs::test_fault): each window skips its last x tap.
+  bool test_fault = false;
 };
 
 // What one separable reduction computes; where its taps lie is the pool's.

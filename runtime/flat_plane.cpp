@@ -1,12 +1,13 @@
 #include "flat_plane.h"
 
 #include "kernel_registry.h"
+#include "runtime_knobs.h"
 
 namespace onnxpool::detail {
 
 bool flat_plane_suits(const WindowGeometry& g) {
-  if (g.axes.size() != 2 || g.input_plane_size() > kMaxFlatPlaneArea) return false;
-  if (g.axes[1].input >= kFlatPlaneWidthLimit) return false;
+  if (g.axes.size() != 2 || g.input_plane_size() > runtime_knobs().max_flat_plane_area) return false;
+  if (g.axes[1].input >= runtime_knobs().flat_plane_width_limit) return false;
   for (const AxisWindow& a : g.axes) {
     // input >= kernel: the rows whose windows cross the top or bottom edge
     // are distinct from the interior ones, which are not empty.

@@ -9,16 +9,8 @@
 
 namespace onnxpool::detail {
 
-// Planes narrower than this: the flat kernels cost the same per output at
-// any width (float32 MaxPool 3x3/s1/p1, 1 thread, AVX-512: 0.32-0.34 ns),
-// while the separable ones pay per row and win only on wide rows (0.26 ns
-// at 256 wide, 0.30 at 128, 0.33 at 64 (a tie), 0.41 at 56, 0.50 at 28,
-// 1.6 at 14; AveragePool alike).
-constexpr int64_t kFlatPlaneWidthLimit = 64;
-// Planes of at most this many elements: a plane's first pass (one
-// accumulator per element) stays in L2.
-constexpr int64_t kMaxFlatPlaneArea = 64 * 1024;
-
+// Which planes are narrow and small enough: runtime_knobs.h's
+// flat_plane_width_limit and max_flat_plane_area, with their measurements.
 bool flat_plane_suits(const WindowGeometry& g);
 
 // Switches `call` (a 2D MaxPool without Indices, or an AveragePool) to its

@@ -12,17 +12,12 @@
 #include "halide_glue.h"
 #include "narrow_rows.h"
 #include "onnxpool/pooling.h"
+#include "runtime_knobs.h"
 
 namespace onnxpool::detail {
 namespace {
 
 constexpr int64_t kMaxBufferBytes = std::numeric_limits<int32_t>::max();
-// Below this many output elements per task, waking a second thread costs more
-// than it saves (the pool's wake-up is ~20 us on this VM, design.md §6).
-constexpr int64_t kMinOutputsPerTask = 16 * 1024;
-// The same for the global kernels, counted in input elements read.
-constexpr int64_t kMinInputsPerTask = 16 * 1024;
-constexpr int kTasksPerThread = 4;
 
 halide_type_t halide_type_of(ElementType t) {
   switch (t) {
@@ -61,12 +56,12 @@ struct PlaneBuffer {
 
 int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
   const int64_t threads = num_threads();
-  return std::max<int64_t>(1, std::min<int64_t>(threads * kTasksPerThread, work / min_work_per_task));
+  return std::max<int64_t>(1, std::min<int64_t>(threads * runtime_knobs().tasks_per_thread, work / min_work_per_task));
 }
 
 int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   const int rank = static_cast<int>(g.axes.size());
-  const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, kMinOutputsPerTask);
+  const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, runtime_knobs().min_outputs_per_task);
   if (rank == 1) return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
   // Tasks are (a run of rows along ONNX's second-to-last axis) x (every other outer axis) x plane.
   const int64_t rows = g.axes[rank - 2].output;
@@ -77,7 +72,7 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
 
 // Planes per task for kernels that split by planes only (flat-plane and global).
 int64_t pick_planes_per_task(int64_t plane_size, int64_t planes) {
-  const int64_t tasks = tasks_wanted(plane_size * planes, kMinInputsPerTask);
+  const int64_t tasks = tasks_wanted(plane_size * planes, runtime_knobs().min_inputs_per_task);
   return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
 }
 
@@ -196,7 +191,7 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
 }
 
 int64_t windowed_tasks_wanted(const WindowGeometry& g) {
-  return tasks_wanted(g.output_plane_size() * g.planes(), kMinOutputsPerTask);
+  return tasks_wanted(g.output_plane_size() * g.planes(), runtime_knobs().min_outputs_per_task);
 }
 
 bool kernel_runs_on(const KernelEntry& kernel, Device device) {

@@ -15,6 +15,14 @@ size_t target_count() { return sizeof(kTargets) / sizeof(kTargets[0]); }
 
 const TargetInfo& target_info(size_t target) { return kTargets[target]; }
 
+KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t target, KernelFunctions with) {
+  KernelEntry& entry = kKernelTable[kernel_index(kernel)];
+  const KernelFunctions previous{entry.run[target], entry.metadata[target]};
+  entry.run[target] = with.run;
+  entry.metadata[target] = with.metadata;
+  return previous;
+}
+
 size_t kernel_count() { return sizeof(kKernelTable) / sizeof(kKernelTable[0]); }
 
 const KernelEntry& kernel_at(size_t index) { return kKernelTable[index]; }

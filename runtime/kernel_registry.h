@@ -34,6 +34,10 @@ struct KernelEntry {
   KernelVariant variant;
   int (*run[kMaxTargets])(void** args);  // Halide's argv entry point, per target
   const halide_filter_metadata_t* (*metadata[kMaxTargets])();
+  const char* name;  // the generated function's name without its _v<target> suffix
+  // Per target, the knobs its generator run was given from the tuning tables
+  // (cmake/OnnxpoolTuning.cmake), "name=value ..."; "" for the hand defaults.
+  const char* knobs[kMaxTargets];
 };
 
 // The compiled targets: CPU ones best first, then GPU ones.
@@ -42,6 +46,16 @@ const TargetInfo& target_info(size_t target);
 
 // nullptr when the library has no such kernel.
 const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, KernelVariant variant);
+
+// tools/tune only: points `target`'s entry of `kernel` at another build of
+// the same kernel (same arguments, e.g. a tuning candidate loaded from a
+// shared object) and returns what it held. Only between calls: a call in
+// flight may read either.
+struct KernelFunctions {
+  int (*run)(void** args);
+  const halide_filter_metadata_t* (*metadata)();
+};
+KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t target, KernelFunctions with);
 
 // The kernel table as an indexable list, for per-kernel caches.
 size_t kernel_count();

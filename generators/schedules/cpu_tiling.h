@@ -17,6 +17,9 @@ struct CpuTiling {
   // Whether the separable pools get a copy of their loop nest with the x
   // loops unrolled for the ResNet stem's geometry (cpu_schedule.cpp).
   bool unroll_stem = false;
+  // Whether the global pools get copies of their loop nests unrolled for
+  // 7x7 and 14x14 planes (global_cpu_schedule.cpp).
+  bool unroll_small_planes = true;
 };
 
 // For `accumulator`, the type the stages reduce in.

@@ -34,6 +34,7 @@
 #include "global_cpu_schedule.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace onnxpool::gen {
@@ -62,12 +63,12 @@ constexpr int kUnrolledPlaneSizes[] = {49, 196};
 // Specializes `stage` on each of `conditions` and, within each, on each
 // unrolled plane size; then on each plane size alone.
 void specialize_output(Halide::Stage stage, const std::vector<Halide::Expr>& conditions,
-                       const Halide::Expr& plane_size) {
+                       const Halide::Expr& plane_size, const std::vector<int>& unrolled_sizes) {
   for (const Halide::Expr& condition : conditions) {
     Halide::Stage specialized = stage.specialize(condition);
-    for (int size : kUnrolledPlaneSizes) specialized.specialize(plane_size == size);
+    for (int size : unrolled_sizes) specialized.specialize(plane_size == size);
   }
-  for (int size : kUnrolledPlaneSizes) stage.specialize(plane_size == size);
+  for (int size : unrolled_sizes) stage.specialize(plane_size == size);
 }
 
 }  // namespace
@@ -78,6 +79,9 @@ void schedule_global_pool_cpu(GlobalPool& pool, const CpuTiling& tiling) {
   // one step, or several (global_blocking's chains), all updated in one
   // vectorized step so that each is its own dependency chain.
   const int vector_size = tiling.global_lanes;
+  const std::vector<int> unrolled_sizes =
+      tiling.unroll_small_planes ? std::vector<int>(std::begin(kUnrolledPlaneSizes), std::end(kUnrolledPlaneSizes))
+                                 : std::vector<int>();
   if (pool.lanes % vector_size != 0) {
     throw Halide::CompileError("global pool: " + std::to_string(pool.lanes) +
                                " partials per plane, not a multiple of the tiling's " + std::to_string(vector_size) +
@@ -101,11 +105,11 @@ void schedule_global_pool_cpu(GlobalPool& pool, const CpuTiling& tiling) {
                TailStrategy::GuardWithIf)
         .parallel(task)
         .vectorize(plane_in_block);
-    specialize_output(vector_blocks, pool.output_specializations, pool.plane_size);
+    specialize_output(vector_blocks, pool.output_specializations, pool.plane_size, unrolled_sizes);
   }
   // One plane per block.
   out.split(pool.plane, task, block, pool.planes_per_task, TailStrategy::GuardWithIf).parallel(task);
-  specialize_output(out, pool.output_specializations, pool.plane_size);
+  specialize_output(out, pool.output_specializations, pool.plane_size, unrolled_sizes);
 
   for (GlobalStages& g : pool.stages) {
     g.total.compute_at(out, block);
@@ -118,7 +122,7 @@ void schedule_global_pool_cpu(GlobalPool& pool, const CpuTiling& tiling) {
       g.total.specialize(whole_blocks).vectorize(pool.plane, block_planes);
       g.total.update(0).specialize(whole_blocks).reorder(pool.plane, g.tail).vectorize(pool.plane, block_planes);
       g.partial.specialize(whole_blocks).unroll(pool.plane);
-      for (int size : kUnrolledPlaneSizes) {
+      for (int size : unrolled_sizes) {
         g.partial.update(0)
             .specialize(whole_blocks && pool.plane_size == size)
             .reorder(pool.lane, pool.plane, g.blocks)
@@ -141,7 +145,7 @@ void schedule_global_pool_cpu(GlobalPool& pool, const CpuTiling& tiling) {
     }
     // One plane: the partials fold in halves, the tail (fewer elements than
     // lanes) is a plain loop.
-    for (int size : kUnrolledPlaneSizes) {
+    for (int size : unrolled_sizes) {
       g.partial.update(0)
           .specialize(pool.plane_size == size)
           .reorder(pool.lane, g.blocks)

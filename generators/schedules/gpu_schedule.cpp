@@ -12,7 +12,7 @@
 // plane axis into the blocks' second dimension, so a call is a handful of
 // launches, never one per plane.
 //
-// Global pools: one block per plane, `gpu_global_lanes()` threads, each
+// Global pools: one block per plane, GpuTiling::global_threads threads, each
 // folding a strided slice of the plane (consecutive threads read
 // consecutive elements); the fold tree halves them in shared memory and one
 // thread adds the tail; one thread writes the result.
@@ -21,9 +21,9 @@
 // every test and conformance case, tools/gpu_check.sh). Speed on the H200
 // (bench/results/h200_cuda_2026-11-30.md): 1.0-1.8x PyTorch's time on S1-S7,
 // every call 15-25 us, mostly launches; S2 (S1 at batch 32) 201 us against
-// PyTorch's 116. The tile sizes below are the conventional starting point (a
-// warp along x), not tuned ones: the GPU machine's 15 minutes went to
-// correctness and the first timings.
+// PyTorch's 116. The tile sizes (GpuTiling, gpu_schedule.h) are the
+// conventional starting point (a warp along x), not tuned ones: the GPU
+// machine's 15 minutes went to correctness and the first timings.
 #include "gpu_schedule.h"
 
 namespace onnxpool::gen {
@@ -33,11 +33,6 @@ using Halide::Var;
 using Halide::VarOrRVar;
 
 namespace {
-
-// 32 x 8 threads: a warp along x for coalesced loads, 256 threads a block.
-constexpr int kTileX = 32;
-constexpr int kTileY = 8;
-constexpr int kGlobalLanes = 64;
 
 // Fuses dimensions 1..rank of `vars` (the outer spatial axes and the plane)
 // into one, so that blocks cover every plane in one launch.
@@ -50,7 +45,8 @@ VarOrRVar fuse_outer(Halide::Stage stage, const std::vector<VarOrRVar>& vars, co
 }
 
 // Returns the thread loop along x.
-VarOrRVar tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, const std::string& prefix) {
+VarOrRVar tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, const std::string& prefix,
+                  const GpuTiling& tiling) {
   const bool x_is_rvar = x.is_rvar;
   const bool y_is_rvar = y.is_rvar;
   auto var_like = [&](bool rvar, const std::string& name) -> VarOrRVar {
@@ -59,22 +55,21 @@ VarOrRVar tile_2d(Halide::Stage stage, const VarOrRVar& x, const VarOrRVar& y, c
   };
   VarOrRVar xo = var_like(x_is_rvar, "_xo"), xi = var_like(x_is_rvar, "_xi");
   VarOrRVar yo = var_like(y_is_rvar, "_yo"), yi = var_like(y_is_rvar, "_yi");
-  stage.gpu_tile(x, y, xo, yo, xi, yi, kTileX, kTileY, TailStrategy::GuardWithIf);
+  stage.gpu_tile(x, y, xo, yo, xi, yi, tiling.tile_x, tiling.tile_y, TailStrategy::GuardWithIf);
   return xi;
 }
 
 }  // namespace
 
-int gpu_global_lanes() { return kGlobalLanes; }
-
-void schedule_separable_pool_gpu(SeparablePool& pool, const Halide::Target&) {
+void schedule_separable_pool_gpu(SeparablePool& pool, const GpuTiling& tiling) {
   const int rank = pool.spatial_rank;
   std::vector<VarOrRVar> out_vars(pool.vars.begin(), pool.vars.end());
   Halide::Func out = pool.output;
   const VarOrRVar out_outer = fuse_outer(out, out_vars, "out_outer");
   Var xo("out_xo"), xi("out_xi");
   Var yo("out_yo"), yi("out_yi");
-  out.gpu_tile(pool.vars[0], out_outer.var, xo, yo, xi, yi, kTileX, kTileY, TailStrategy::GuardWithIf);
+  out.gpu_tile(pool.vars[0], out_outer.var, xo, yo, xi, yi, tiling.tile_x, tiling.tile_y,
+               TailStrategy::GuardWithIf);
 
   for (SeparableStages& stage : pool.stages) {
     // One output value per thread: its window in registers.
@@ -91,7 +86,7 @@ void schedule_separable_pool_gpu(SeparablePool& pool, const Halide::Target&) {
     for (int i = 1; i <= rank; ++i) reduce_vars.emplace_back(pool.vars[i]);
     const VarOrRVar thread_x =
         tile_2d(reduce, reduce_vars[0], fuse_outer(reduce, reduce_vars, stage.rows.name() + "_reduce_outer"),
-                stage.rows.name() + "_reduce");
+                stage.rows.name() + "_reduce", tiling);
     Halide::Func column = reduction.column;
     column.compute_at(stage.rows, thread_x.rvar);
 
@@ -102,14 +97,14 @@ void schedule_separable_pool_gpu(SeparablePool& pool, const Halide::Target&) {
     std::vector<VarOrRVar> pad_vars = {stage.padding.x};
     for (int i = 1; i <= rank; ++i) pad_vars.emplace_back(pool.vars[i]);
     tile_2d(pad, pad_vars[0], fuse_outer(pad, pad_vars, stage.rows.name() + "_pad_outer"),
-            stage.rows.name() + "_pad");
+            stage.rows.name() + "_pad", tiling);
   }
 }
 
-void schedule_global_pool_gpu(GlobalPool& pool, const Halide::Target&) {
-  if (pool.lanes != kGlobalLanes) {
-    throw Halide::CompileError("global pool on a GPU: expected " + std::to_string(kGlobalLanes) + " partials, got " +
-                               std::to_string(pool.lanes));
+void schedule_global_pool_gpu(GlobalPool& pool, const GpuTiling& tiling) {
+  if (pool.lanes != tiling.global_threads) {
+    throw Halide::CompileError("global pool on a GPU: expected " + std::to_string(tiling.global_threads) +
+                               " partials, got " + std::to_string(pool.lanes));
   }
   Halide::Func out = pool.output;
   Var block("plane_block"), thread("plane_thread");

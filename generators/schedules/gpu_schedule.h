@@ -8,10 +8,18 @@
 
 namespace onnxpool::gen {
 
-void schedule_separable_pool_gpu(SeparablePool& pool, const Halide::Target& target);
-void schedule_global_pool_gpu(GlobalPool& pool, const Halide::Target& target);
+// The numbers a GPU schedule is built from. The defaults are the
+// conventional starting point (a warp along x for coalesced loads, 256
+// threads a block), not measured ones; tools/tune.sh tunes them where a GPU
+// is lent (schedule_knobs.h's gpu_* knobs).
+struct GpuTiling {
+  int tile_x = 32, tile_y = 8;
+  // Threads per plane of a global pool, each folding a strided slice of it:
+  // its partial results per plane.
+  int global_threads = 64;
+};
 
-// Partial results per plane of a global pool on a GPU: the threads of one block.
-int gpu_global_lanes();
+void schedule_separable_pool_gpu(SeparablePool& pool, const GpuTiling& tiling);
+void schedule_global_pool_gpu(GlobalPool& pool, const GpuTiling& tiling);
 
 }  // namespace onnxpool::gen

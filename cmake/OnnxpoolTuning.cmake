@@ -1,0 +1,113 @@
+# The recorded tuning winners (generators/schedules/tuned/<table>.json,
+# written by tools/tune.sh) as generator parameters for each kernel.
+#
+# A table holds, per kernel function name (e.g. onnxpool_maxpool_float32_2d),
+# the knobs of the candidate that won over every CPU it was measured on
+# ("knobs") and each CPU's own winner ("by_cpu"."<cpu>"."knobs"). A kernel
+# without a row, or a build without the table, gets the hand schedule's
+# defaults (generators/schedules/schedule_knobs.h). Reading the tables runs no
+# generator and no autoscheduler, so a build stays reproducible.
+
+set(ONNXPOOL_TUNED_DIR "${PROJECT_SOURCE_DIR}/generators/schedules/tuned"
+    CACHE PATH "Where the tuning tables (<table>.json) are read from")
+set(ONNXPOOL_TUNED_FOR ""
+    CACHE STRING "Build each kernel with the knobs that won on this one CPU (its name as the tables' by_cpu keys spell it, e.g. from tools/tune.sh --list-cpus); empty: the winner over every recorded CPU")
+option(ONNXPOOL_HAND_SCHEDULES_ONLY "Ignore the tuning tables: every kernel gets the hand defaults" OFF)
+
+# The table a Halide target's kernels are tuned in: one per instruction set
+# the library dispatches to (x86-64-avx512, x86-64-avx2, x86-64-sse41), arm64,
+# and one per GPU API.
+function(onnxpool_tuning_table_name halide_target cpu_variant out_var)
+  if(halide_target MATCHES "cuda")
+    set(name cuda)
+  elseif(halide_target MATCHES "opencl")
+    set(name opencl)
+  elseif(halide_target MATCHES "^arm-64")
+    set(name arm64)
+  elseif(cpu_variant STREQUAL "kAvx512")
+    set(name x86-64-avx512)
+  elseif(cpu_variant STREQUAL "kAvx2")
+    set(name x86-64-avx2)
+  else()
+    set(name x86-64-sse41)
+  endif()
+  set(${out_var} ${name} PARENT_SCOPE)
+endfunction()
+
+# Reads <table>.json once (configure re-runs when it changes).
+function(onnxpool_load_tuning_table table)
+  get_property(loaded GLOBAL PROPERTY ONNXPOOL_TUNING_TABLE_${table} SET)
+  if(loaded)
+    return()
+  endif()
+  set(file "${ONNXPOOL_TUNED_DIR}/${table}.json")
+  set(content "")
+  if(EXISTS "${file}" AND NOT ONNXPOOL_HAND_SCHEDULES_ONLY)
+    file(READ "${file}" content)
+    set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
+    string(JSON format ERROR_VARIABLE error GET "${content}" format)
+    if(error OR NOT format EQUAL 1)
+      message(FATAL_ERROR "onnxpool: ${file} is not a format-1 tuning table (${error}); "
+                          "rewrite it with tools/tune.sh or remove it")
+    endif()
+  endif()
+  set_property(GLOBAL PROPERTY ONNXPOOL_TUNING_TABLE_${table} "${content}")
+endfunction()
+
+# Sets out_var to the recorded knobs of kernel `kernel` in `table` as
+# generator arguments (name=value ...), empty for the hand defaults.
+# With RUNTIME, the table's "runtime" row instead (`kernel` unused).
+function(onnxpool_tuned_knobs table kernel out_var)
+  cmake_parse_arguments(ARG "RUNTIME" "" "" ${ARGN})
+  onnxpool_load_tuning_table(${table})
+  get_property(content GLOBAL PROPERTY ONNXPOOL_TUNING_TABLE_${table})
+  set(row kernels ${kernel})
+  if(ARG_RUNTIME)
+    set(row runtime)
+  endif()
+  set(args "")
+  if(NOT content STREQUAL "")
+    if(ONNXPOOL_TUNED_FOR STREQUAL "")
+      string(JSON knobs ERROR_VARIABLE missing GET "${content}" ${row} knobs)
+    else()
+      string(JSON knobs ERROR_VARIABLE missing GET "${content}" ${row} by_cpu "${ONNXPOOL_TUNED_FOR}" knobs)
+    endif()
+    if(NOT missing)
+      string(JSON count LENGTH "${knobs}")
+      if(count GREATER 0)
+        math(EXPR last "${count} - 1")
+        foreach(i RANGE ${last})
+          string(JSON key MEMBER "${knobs}" ${i})
+          string(JSON value GET "${knobs}" ${key})
+          if(value STREQUAL "ON")
+            set(value true)
+          elseif(value STREQUAL "OFF")
+            set(value false)
+          endif()
+          list(APPEND args "${key}=${value}")
+        endforeach()
+      endif()
+    endif()
+  endif()
+  set(${out_var} "${args}" PARENT_SCOPE)
+endfunction()
+
+# The run-time knobs (runtime/runtime_knobs.h) a table's "runtime" row sets.
+set(ONNXPOOL_RUNTIME_KNOB_NAMES
+    min_outputs_per_task min_inputs_per_task tasks_per_thread flat_plane_width_limit max_flat_plane_area)
+
+# Sets out_var to `table`'s run-time knobs as name=value ..., empty for the
+# hand defaults: the "runtime" row's winner over every recorded CPU, or
+# ONNXPOOL_TUNED_FOR's.
+function(onnxpool_tuned_runtime_knobs table out_var)
+  onnxpool_tuned_knobs(${table} "" args RUNTIME)
+  foreach(arg IN LISTS args)
+    string(REGEX REPLACE "=.*" "" name "${arg}")
+    string(REGEX REPLACE "^[^=]*=" "" value "${arg}")
+    if(NOT name IN_LIST ONNXPOOL_RUNTIME_KNOB_NAMES OR NOT value MATCHES "^[1-9][0-9]*$")
+      message(FATAL_ERROR "onnxpool: ${ONNXPOOL_TUNED_DIR}/${table}.json: runtime knob '${arg}' is not one of "
+                          "${ONNXPOOL_RUNTIME_KNOB_NAMES} with a positive integer value")
+    endif()
+  endforeach()
+  set(${out_var} "${args}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,32 @@
+#include "runtime_knobs.h"
+
+#include "cpu_dispatch.h"
+#include "onnxpool_kernel_table.h"
+
+namespace onnxpool::detail {
+
+bool set_runtime_knob(RuntimeKnobs* knobs, const std::string& name, int64_t value) {
+  if (value < 1) return false;
+  int64_t* field = name == "min_outputs_per_task"     ? &knobs->min_outputs_per_task
+                   : name == "min_inputs_per_task"    ? &knobs->min_inputs_per_task
+                   : name == "tasks_per_thread"       ? &knobs->tasks_per_thread
+                   : name == "flat_plane_width_limit" ? &knobs->flat_plane_width_limit
+                   : name == "max_flat_plane_area"    ? &knobs->max_flat_plane_area
+                                                      : nullptr;
+  if (field == nullptr) return false;
+  *field = value;
+  return true;
+}
+
+const RuntimeKnobs& runtime_knobs() {
+  const int target = pick_cpu_target();
+  return kRuntimeKnobs[target < 0 ? 0 : target];
+}
+
+RuntimeKnobs replace_runtime_knobs(size_t target, const RuntimeKnobs& knobs) {
+  const RuntimeKnobs previous = kRuntimeKnobs[target];
+  kRuntimeKnobs[target] = knobs;
+  return previous;
+}
+
+}  // namespace onnxpool::detail

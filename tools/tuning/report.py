@@ -1,0 +1,138 @@
+"""What a tuning run leaves behind: the tuning tables the build reads, and a report per target."""
+
+import datetime
+import json
+import os
+
+import winners
+
+TABLE_NOTE = ("Written by tools/tune.sh: per kernel, the knobs the build passes to its generator "
+              "(cmake/OnnxpoolTuning.cmake) and, per CPU it was measured on, every candidate's result. "
+              "Scores are geometric means of median-time ratios to the hand default, timed interleaved in "
+              "one process.")
+
+
+def table_path(tables_dir, table):
+    return os.path.join(tables_dir, f"{table}.json")
+
+
+def load_table(tables_dir, table):
+    path = table_path(tables_dir, table)
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return {"format": 1, "table": table, "note": TABLE_NOTE, "kernels": {}}
+
+
+def write_tables(tables_dir, summaries, cpu, halide_version):
+    """Merges this CPU's results into each table (other CPUs' rows stay) and re-picks each kernel's
+    build winner over every recorded CPU."""
+    os.makedirs(tables_dir, exist_ok=True)
+    today = datetime.date.today().isoformat()
+    for table in sorted({s["table"] for s in summaries}):
+        data = load_table(tables_dir, table)
+        for s in (s for s in summaries if s["table"] == table):
+            if "hand" not in s["candidates"] or s["candidates"]["hand"]["score"] is None:
+                continue  # nothing timed for this kernel yet
+            if s["kernel"] == "runtime":
+                entry = data.setdefault("runtime", {"knobs": {}, "winner": "hand", "by_cpu": {}})
+            else:
+                entry = data["kernels"].setdefault(s["kernel"], {"knobs": {}, "winner": "hand", "by_cpu": {}})
+            entry["by_cpu"][cpu] = {
+                "knobs": s["knobs"], "winner": s["winner"], "date": today, "halide": halide_version,
+                "noise": round(s["noise"], 4), "nodes": s["nodes"],
+                "candidates": {label: _rounded(c) for label, c in sorted(s["candidates"].items())}}
+            entry["winner"], entry["knobs"] = winners.pick_over_cpus(entry["by_cpu"])
+        path = table_path(tables_dir, table)
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+            f.write("\n")
+        os.replace(tmp, path)
+
+
+def _rounded(c):
+    out = dict(c)
+    for key in ("score", "worst_ratio"):
+        if out.get(key) is not None:
+            out[key] = round(out[key], 4)
+    out["ratios"] = {k: round(v, 4) for k, v in out.get("ratios", {}).items()}
+    out["medians_us"] = {k: round(v, 2) for k, v in out.get("medians_us", {}).items()}
+    return out
+
+
+def _ratio_text(c, key):
+    if c is None or c["status"] != "passed":
+        return "—" if c is None else c["status"]
+    r = c["ratios"].get(key)
+    return f"{r:.2f}" if r is not None else "—"
+
+
+def write_report(work_dir, table, summaries, cpu, halide_version, command):
+    """A Markdown table (and a PNG plot next to it) of one target's run: per kernel and node, the hand
+    default's median, then each candidate family's ratio to it."""
+    os.makedirs(work_dir, exist_ok=True)
+    md = os.path.join(work_dir, f"report-{table}.md")
+    lines = [f"# Tuning report: {table}", "",
+             f"CPU: {cpu}; Halide {halide_version}; {datetime.date.today().isoformat()}; "
+             f"`tools/tune.sh {command}`", "",
+             "Times are medians of interleaved samples in one process; ratios are to the hand default "
+             "(below 1 is faster). *best knobs*: the best hand-knob candidate; *winner*: what the build takes "
+             "(the hand default unless a buildable candidate beats it by more than the noise).", "",
+             "| kernel | node @ threads | hand (us) | adams2019 | li2018 | mullapudi2016 | best knobs | winner |",
+             "|---|---|---|---|---|---|---|---|"]
+    plot_rows = []
+    for s in summaries:
+        cands = s["candidates"]
+        hand = cands.get("hand")
+        if hand is None or not hand["medians_us"]:
+            lines.append(f"| {s['kernel']} | (not timed) | | | | | | |")
+            continue
+        knob_labels = [l for l, c in cands.items() if not c["autoscheduler"] and l != "hand" and c["buildable"]
+                       and c["status"] == "passed" and c["score"] is not None]
+        best_knobs = min(knob_labels, key=lambda l: cands[l]["score"]) if knob_labels else None
+        for key in sorted(hand["medians_us"]):
+            row = [s["kernel"], key.replace("|", "/"), f"{hand['medians_us'][key]:.1f}"]
+            row += [_ratio_text(cands.get(a), key) for a in ("adams2019", "li2018", "mullapudi2016")]
+            row.append(f"{_ratio_text(cands[best_knobs], key)} ({best_knobs})" if best_knobs else "—")
+            row.append(f"{_ratio_text(cands.get(s['winner']), key)} ({s['winner']})")
+            lines.append("| " + " | ".join(row) + " |")
+            plot_rows.append((f"{s['kernel'].replace('onnxpool_', '')}\n{key.split(':')[0]}@{key.split('@')[-1]}",
+                              {a: cands[a]["ratios"].get(key) for a in ("adams2019", "li2018", "mullapudi2016")
+                               if a in cands and cands[a]["status"] == "passed"},
+                              cands[best_knobs]["ratios"].get(key) if best_knobs else None))
+    rejected = [(s["kernel"], l, c) for s in summaries for l, c in s["candidates"].items()
+                if c["status"] not in ("passed",)]
+    if rejected:
+        lines += ["", "Candidates that did not pass (they can never win):", ""]
+        lines += [f"- {k} {l}: {c['status']}: {c['reason'][:200]}" for k, l, c in rejected]
+    lines.append("")
+    with open(md, "w") as f:
+        f.write("\n".join(lines))
+    _plot(os.path.join(work_dir, f"report-{table}.png"), table, cpu, plot_rows)
+    return md
+
+
+def _plot(path, table, cpu, rows):
+    if not rows:
+        return
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    series = ["adams2019", "li2018", "mullapudi2016", "best knobs"]
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(rows)), 4))
+    width = 0.2
+    for i, name in enumerate(series):
+        values = [(r[2] if name == "best knobs" else r[1].get(name)) for r in rows]
+        xs = [j + (i - 1.5) * width for j, v in enumerate(values) if v is not None]
+        ax.bar(xs, [v for v in values if v is not None], width, label=name)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([r[0] for r in rows], fontsize=6)
+    ax.set_ylabel("time / hand default")
+    ax.set_yscale("log")
+    ax.set_title(f"{table} on {cpu}", fontsize=8)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,43 @@
+"""The nodes a tuning run tunes on: the benchmark suite (bench/shapes.h, design.md section 6) as case strings."""
+
+# name -> (case string without the type field, operators it is tuned for)
+SUITE = {
+    "S1": ("{op}:1x64x112x112:k3x3:s2x2:p1x1x1x1", ("maxpool", "averagepool")),
+    "S2": ("{op}:32x64x112x112:k3x3:s2x2:p1x1x1x1", ("maxpool", "averagepool")),
+    "S3": ("{op}:1x128x56x56:k2x2:s2x2", ("maxpool", "averagepool")),
+    "S4": ("{op}:1x192x28x28:k3x3:s1x1:p1x1x1x1", ("maxpool", "averagepool")),
+    "S5": ("{op}:1x2048x7x7", ("globalmaxpool", "globalaveragepool")),
+    "S6": ("{op}:1x64x56x56:k3x3:s2x2:p1x1x1x1", ("lppool",)),
+    "S7": ("{op}:1x256x14x14", ("globallppool",)),
+    # A 1D audio feature map and a 3D video clip (design.md section 6).
+    "A1": ("{op}:1x64x16000:k3:s2:p1x1", ("maxpool", "averagepool")),
+    "V1": ("{op}:1x64x16x56x56:k2x2x2:s2x2x2", ("maxpool", "averagepool")),
+}
+
+OPS = ("maxpool", "averagepool", "lppool", "globalmaxpool", "globalaveragepool", "globallppool")
+TYPES = ("f32", "f16", "bf16", "f64", "i8", "u8")
+GLOBAL_OPS = ("globalmaxpool", "globalaveragepool", "globallppool")
+
+
+def spatial_rank(case):
+    """The spatial rank of a case string's shape (its second field)."""
+    return len(case.split(":")[1].split("x")) - 2
+
+
+def suite_nodes(ops, types, ranks):
+    """(suite name, case string) for every suite case of the chosen operators, types and spatial ranks
+    (the global cases count as rank 2, the rank of their model)."""
+    nodes = []
+    for name, (pattern, case_ops) in SUITE.items():
+        for op in ops:
+            if op not in case_ops:
+                continue
+            case = pattern.format(op=op)
+            rank = 2 if op in GLOBAL_OPS else spatial_rank(case)
+            if rank not in ranks:
+                continue
+            for t in types:
+                if t in ("i8", "u8") and op != "maxpool":
+                    continue
+                nodes.append((f"{name}:{t}", case + ("" if t == "f32" else f":{t}")))
+    return nodes

@@ -1,0 +1,620 @@
+#!/usr/bin/env python3
+"""onnxpool's tuning command (run through tools/tune.sh, which builds what it needs first).
+
+For each kernel the chosen nodes run, on each chosen target: generates every candidate (the hand
+schedule with its knobs, and Halide's autoschedulers on the same pipeline), each in its own process;
+checks each against the tests' reference on the tuning nodes and on tiny ones (a wrong candidate is
+rejected and can never win); times the survivors interleaved in one process; records everything in
+a results database that a rerun resumes from; writes the winners into
+generators/schedules/tuned/<table>.json, which the next build compiles; and writes a report per
+target (Markdown table and plot)."""
+
+import argparse
+import concurrent.futures
+import datetime
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import candidates as candidate_search  # noqa: E402
+import report  # noqa: E402
+import suite  # noqa: E402
+import winners  # noqa: E402
+from results_db import ResultsDb  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# --targets name -> (tuning table, onnxpool::cpu_variant_name, /proc/cpuinfo flags it needs)
+CPU_TARGETS = {
+    "avx512": ("x86-64-avx512", "avx512_skylake", ("avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl")),
+    "avx2": ("x86-64-avx2", "avx2_fma_f16c", ("avx2", "fma", "f16c")),
+    "sse41": ("x86-64-sse41", "baseline", ("sse4_1",)),
+}
+TYPE_ENUMS = {"f32": "kFloat32", "f16": "kFloat16", "bf16": "kBFloat16", "f64": "kFloat64", "i8": "kInt8",
+              "u8": "kUInt8"}
+
+
+class UsageError(Exception):
+    pass
+
+
+def cpu_info():
+    """The CPU's name as the benchmark report spells it, and its feature flags."""
+    name, family, model, flags = "", "", "", set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            key, value = key.strip(), value.strip()
+            if key == "model name" and not name:
+                name = value
+            elif key == "cpu family" and not family:
+                family = value
+            elif key == "model" and not model:
+                model = value
+            elif key == "flags" and not flags:
+                flags = set(value.split())
+    if family and model:
+        name += f" (family {family}, model {model})"
+    return name, flags
+
+
+def generator_sources_hash():
+    """Changes whenever a generator or schedule source changes: it invalidates earlier records."""
+    h = hashlib.sha256()
+    base = os.path.join(ROOT, "generators")
+    for folder, _, files in sorted(os.walk(base)):
+        if os.path.join("schedules", "tuned") in folder:
+            continue
+        for name in sorted(files):
+            if name.endswith((".cpp", ".h")):
+                path = os.path.join(folder, name)
+                h.update(os.path.relpath(path, base).encode())
+                with open(path, "rb") as f:
+                    h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def fmt_duration(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+class Progress:
+    def __init__(self, total):
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.best = {}
+
+    def step(self, what, count=1):
+        self.done += count
+        elapsed = time.monotonic() - self.start
+        left = elapsed / self.done * (self.total - self.done) if self.done else 0
+        best = "; ".join(f"{k}: {v}" for k, v in self.best.items())
+        print(f"[{self.done}/{self.total} steps, {fmt_duration(elapsed)} elapsed, ~{fmt_duration(left)} left] {what}"
+              + (f"\n    best so far: {best}" if best else ""), flush=True)
+
+    def add(self, count):
+        self.total += count
+
+
+def run(cmd, timeout):
+    """(returncode or a reason string, stdout, stderr) of cmd in its own process group, killed at timeout."""
+    try:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    except OSError as e:
+        return f"cannot start: {e}", "", ""
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        return f"timed out after {timeout} s", out, err
+    if p.returncode < 0:
+        return f"killed by signal {-p.returncode} ({signal.Signals(-p.returncode).name})", out, err
+    return p.returncode, out, err
+
+
+class Tuner:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build_dir)
+        env_path = os.path.join(self.build, "tools", "tuning", "tuning_env.json")
+        if not os.path.exists(env_path):
+            raise UsageError(f"no {env_path}: configure and build first (tools/tune.sh does)")
+        with open(env_path) as f:
+            env = json.load(f)
+        with open(env["manifest"]) as f:
+            self.kernels = {k["name"]: k for k in json.load(f)["kernels"]}
+        self.generator, self.runner, self.cxx = env["generator"], env["runner"], env["cxx"]
+        for path in (self.generator, self.runner):
+            if not os.access(path, os.X_OK):
+                raise UsageError(f"{path} is missing: build it first (tools/tune.sh does)")
+        self.plugins = env["plugins"]
+        self.halide_version = env["halide_version"]
+        self.cpu, self.flags = cpu_info()
+        self.work = os.path.abspath(args.work_dir)
+        self.db = ResultsDb(args.db or os.path.join(self.work, "results.jsonl"), self.halide_version,
+                            generator_sources_hash())
+        self.interrupted = False
+
+    # ---- nodes and the kernels they run ----
+
+    def route(self, nodes, variant):
+        """{kernel name: [node texts]} for the kernels (on `variant`'s CPU target) the nodes run."""
+        cmd = [self.runner, "route", "--variant", variant]
+        for _, text in nodes:
+            cmd += ["--node", text]
+        rc, out, err = run(cmd, 600)
+        if rc != 0:
+            raise UsageError(err.strip() or f"route failed: {rc}")
+        routed = {}
+        for line in out.splitlines():
+            r = json.loads(line)
+            if r["status"] != "ok":
+                raise UsageError(f"node {r['node']}: {r['status']}")
+            for slot in r["kernels"]:
+                name, _, target = slot.partition("@")
+                routed.setdefault((name, int(target)), []).append(r["node"])
+        return routed
+
+    # ---- one candidate: generate, check ----
+
+    def candidate_id(self, kernel, target, cand):
+        key = json.dumps([kernel["name"], target["target"], cand["knobs"], cand["autoscheduler"]], sort_keys=True)
+        return hashlib.sha256((key + self.db.generator_hash).encode()).hexdigest()[:12]
+
+    def generate(self, kernel, target, cand):
+        cid = self.candidate_id(kernel, target, cand)
+        fn = f"tune_{cid}"
+        out_dir = os.path.join(self.work, "candidates", kernel["name"])
+        so = os.path.join(out_dir, fn + ".so")
+        keys = dict(kind="generate", kernel=kernel["name"], target=target["target"], candidate=cid)
+        done = self.db.find(**keys)
+        if done and (done["status"] != "ok" or os.path.exists(so)):
+            return dict(done, recorded=True)
+        os.makedirs(out_dir, exist_ok=True)
+        emits = "object,c_header" + (",schedule" if cand["autoscheduler"] else "")
+        cmd = [self.generator, "-g", kernel["generator"], "-f", fn, "-n", fn, "-e", emits, "-o", out_dir,
+               f"target={target['target']}"] + kernel["params"]
+        cmd += [f"{k}={v}" for k, v in sorted(cand["knobs"].items())]
+        if cand["autoscheduler"]:
+            cmd += ["-p", self.plugins[cand["autoscheduler"]], f"autoscheduler={cand['autoscheduler']}",
+                    f"autoscheduler.parallelism={candidate_search.AUTOSCHEDULER_PARALLELISM}"]
+        start = time.monotonic()
+        rc, _, err = run(cmd, self.args.generate_timeout)
+        status, reason = "ok", ""
+        if rc == 0:
+            link_rc, _, link_err = run([self.cxx, "-shared", "-o", so, os.path.join(out_dir, fn + ".o")], 300)
+            if link_rc != 0:
+                status, reason = "failed", f"link: {link_rc}: {link_err.strip()[-500:]}"
+        else:
+            status, reason = "failed", f"generator: {rc}: {err.strip()[-1000:]}"
+        record = dict(keys, status=status, reason=reason, seconds=round(time.monotonic() - start, 2),
+                      label=cand["label"], knobs=cand["knobs"], autoscheduler=cand["autoscheduler"],
+                      function=fn, shared_object=os.path.relpath(so, self.work), table=target["table"],
+                      command=" ".join(os.path.basename(c) if i == 0 else c for i, c in enumerate(cmd)))
+        return self.db.add(record)
+
+    def check(self, kernel, target, variant, cand, gen, nodes):
+        keys = dict(kind="check", kernel=kernel["name"], target=target["target"], candidate=gen["candidate"],
+                    cpu=self.cpu, nodes=sorted(nodes))
+        done = self.db.find(**keys)
+        if done:
+            return dict(done, recorded=True)
+        so = os.path.join(self.work, gen["shared_object"])
+        cmd = [self.runner, "check", "--kernel", kernel["name"], "--variant", variant, "--candidate",
+               f"{so}:{gen['function']}", "--tiny"]
+        for n in nodes:
+            cmd += ["--node", n]
+        rc, out, err = run(cmd, self.args.check_timeout)
+        if rc == 0 and out.strip():
+            result = json.loads(out.strip().splitlines()[-1])
+            status, reason = result["status"], result["reason"]
+            extra = dict(checked=result["checked"], reached=result["reached"])
+        else:
+            status, reason, extra = "failed", f"runner: {rc}: {err.strip()[-1000:]}", {}
+        return self.db.add(dict(keys, status=status, reason=reason, label=cand["label"], **extra))
+
+    # ---- timing ----
+
+    def time_group(self, kernel, variant, entries, nodes, threads):
+        """Times `entries` [(cand, gen)] on `nodes` in one runner process; returns its records."""
+        cmd = [self.runner, "time", "--kernel", kernel["name"], "--variant", variant, "--threads", str(threads),
+               "--rounds", str(self.args.rounds), "--sample-ms", str(self.args.sample_ms)]
+        for cand, gen in entries:
+            cmd += ["--candidate", f"{cand['label']}|{os.path.join(self.work, gen['shared_object'])}:{gen['function']}"]
+        for n in nodes:
+            cmd += ["--node", n]
+        ids = {cand["label"]: gen["candidate"] for cand, gen in entries}
+        return self.record_timing(cmd, kernel["name"], entries[0][1]["target"], ids, threads)
+
+    def latest_scores(self, kernel_name, target_string):
+        """Scores from each thread count's latest timing group of this kernel on this CPU, merged."""
+        times = self.db.all(kind="time", kernel=kernel_name, target=target_string, cpu=self.cpu)
+        merged, noises = {}, []
+        for threads in sorted({t["threads"] for t in times}):
+            of_threads = [t for t in times if t["threads"] == threads]
+            groups = {}
+            for t in of_threads:
+                groups.setdefault(t["group"], []).append(t)
+            # Every group has the hand default; a later group adds candidates the earlier lacked.
+            for group in groups.values():
+                scores, noise = winners.score_group(group)
+                if noise is None:
+                    continue
+                noises.append(noise)
+                for label, s in scores.items():
+                    m = merged.setdefault(label, {"ratios": {}, "medians_us": {}, "reached": True})
+                    m["ratios"].update(s["ratios"])
+                    m["medians_us"].update(s["medians_us"])
+                    m["reached"] = m["reached"] and s["reached"]
+        for m in merged.values():
+            m["score"] = winners.geomean(list(m["ratios"].values()))
+            m["worst_ratio"] = max(m["ratios"].values()) if m["ratios"] else float("nan")
+        noise = max(noises) if noises else winners.MIN_NOISE
+        return merged, noise
+
+    # ---- one kernel ----
+
+    def tune_kernel(self, kernel, target, variant, nodes, progress):
+        gpu = False
+        overrides = self.args.knob_grid
+        cands = candidate_search.choose(kernel, gpu, self.args.strategy, self.args.max_candidates, self.args.seed,
+                                        overrides, self.args.autoschedulers)
+        if self.args.test_fault:
+            cands.append(candidate_search.candidate({"test_fault": "true"}))
+        progress.add(2 * len(cands) + len(self.args.threads))
+        self.run_candidates(kernel, target, variant, nodes, cands, progress)
+        if self.args.strategy == "greedy" and not self.interrupted:
+            scores, _ = self.latest_scores(kernel["name"], target["target"])
+            measured = {c["label"]: (c["knobs"], scores[c["label"]]["score"]) for c in cands
+                        if c["label"] in scores and not c["autoscheduler"]}
+            combo = candidate_search.combined_best(measured)
+            if len(combo) > 1:
+                extra = [candidate_search.candidate(combo)]
+                progress.add(2 + len(self.args.threads))
+                self.run_candidates(kernel, target, variant, nodes, [candidate_search.candidate({})] + extra,
+                                    progress, only_new=True)
+
+    def run_candidates(self, kernel, target, variant, nodes, cands, progress, only_new=False):
+        results = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
+            futures = {pool.submit(self.generate, kernel, target, c): c for c in cands}
+            for future in concurrent.futures.as_completed(futures):
+                c = futures[future]
+                gen = future.result()
+                results[c["label"]] = (c, gen)
+                progress.step(f"{kernel['name']} on {target['table']}: "
+                              f"{'recorded' if gen.get('recorded') else 'generated'} {c['label']}: {gen['status']}"
+                              + (f" ({gen['reason'][:200]})" if gen["status"] != "ok" else ""))
+        passed = []
+        for c in cands:
+            cand, gen = results[c["label"]]
+            if gen["status"] != "ok":
+                progress.step(f"{kernel['name']}: {c['label']} not checked (generation failed)")
+                continue
+            chk = self.check(kernel, target, variant, cand, gen, nodes)
+            progress.step(f"{kernel['name']}: {'recorded check of' if chk.get('recorded') else 'checked'} "
+                          f"{c['label']}: {chk['status']}"
+                          + (f" ({chk['reason'][:300]})" if chk["status"] != "passed" else ""))
+            if chk["status"] == "passed":
+                passed.append((cand, gen))
+        if not any(c["label"] == "hand" for c, _ in passed):
+            print(f"    {kernel['name']}: the hand default did not pass its checks; nothing to time", flush=True)
+            progress.step("skipped timing", len(self.args.threads))
+            return
+        for threads in self.args.threads:
+            timings = self.db.all(kind="time", kernel=kernel["name"], target=target["target"], cpu=self.cpu,
+                                  threads=threads)
+            timed = {c for c in {t["candidate"] for t in timings}
+                     if set(nodes) <= {t["node"] for t in timings if t["candidate"] == c}}
+            todo = [(c, g) for c, g in passed if g["candidate"] not in timed]
+            if not todo:
+                progress.step(f"{kernel['name']} at {threads} thread(s): every candidate already timed")
+                continue
+            # The hand default is timed again with the new ones: ratios come from one process.
+            hand = [(c, g) for c, g in passed if c["label"] == "hand"]
+            entries = hand + [e for e in todo if e[0]["label"] != "hand"]
+            self.time_group(kernel, variant, entries, nodes, threads)
+            scores, noise = self.latest_scores(kernel["name"], target["target"])
+            if scores:
+                best = min((s["score"], label) for label, s in scores.items())
+                progress.best[kernel["name"]] = f"{best[1]} {best[0]:.3f}x hand"
+            progress.step(f"{kernel['name']} at {threads} thread(s): timed {len(entries)} candidates "
+                          f"(noise {noise:.3f})")
+
+    # ---- the run-time knobs of one target ----
+
+    def runtime_nodes(self, nodes):
+        """The tuning nodes, plus small ones on each side of the flat-plane thresholds."""
+        extra = [f"{op}:1x3x{h}x{w}:k3x3:s1x1:p1x1x1x1" for op in ("maxpool", "averagepool")
+                 for w in (8, 31, 32, 33, 63, 64, 65, 127, 128, 129) for h in (7, 300)]
+        return [n for _, n in nodes] + extra
+
+    def tune_runtime(self, table, variant, nodes, progress):
+        points = candidate_search.runtime_points(self.args.strategy)
+        check_nodes = self.runtime_nodes(nodes)
+        tuned_nodes = [n for _, n in nodes]
+        target = {"target": f"runtime:{table}", "table": table}
+        progress.add(len(points) + len(self.args.threads))
+        passed = []
+        for knobs in points:
+            label = candidate_search.label_of(knobs)
+            cid = hashlib.sha256(json.dumps(["runtime", table, knobs], sort_keys=True).encode()).hexdigest()[:12]
+            keys = dict(kind="check", kernel="runtime", target=target["target"], candidate=cid, cpu=self.cpu,
+                        nodes=sorted(check_nodes))
+            chk = self.db.find(**keys)
+            if chk is None:
+                cmd = [self.runner, "check", "--variant", variant, "--candidate", candidate_search.runtime_spec(knobs)]
+                for n in check_nodes:
+                    cmd += ["--node", n]
+                rc, out, err = run(cmd, self.args.check_timeout)
+                if rc == 0 and out.strip():
+                    result = json.loads(out.strip().splitlines()[-1])
+                    status, reason = result["status"], result["reason"]
+                else:
+                    status, reason = "failed", f"runner: {rc}: {err.strip()[-1000:]}"
+                chk = self.db.add(dict(keys, status=status, reason=reason, label=label, knobs=knobs))
+            progress.step(f"run-time knobs on {table}: checked {label}: {chk['status']}")
+            if chk["status"] == "passed":
+                passed.append((label, cid, knobs))
+        if not any(label == "hand" for label, _, _ in passed):
+            print(f"    run-time knobs on {table}: the hand defaults did not pass; nothing to time", flush=True)
+            return
+        for threads in self.args.threads:
+            timings = self.db.all(kind="time", kernel="runtime", target=target["target"], cpu=self.cpu,
+                                  threads=threads)
+            timed = {c for c in {t["candidate"] for t in timings}
+                     if set(tuned_nodes) <= {t["node"] for t in timings if t["candidate"] == c}}
+            todo = [p for p in passed if p[1] not in timed or p[0] == "hand"]
+            if len(todo) == 1:
+                progress.step(f"run-time knobs at {threads} thread(s): every candidate already timed")
+                continue
+            cmd = [self.runner, "time", "--variant", variant, "--threads", str(threads), "--rounds",
+                   str(self.args.rounds), "--sample-ms", str(self.args.sample_ms)]
+            for label, _, knobs in todo:
+                cmd += ["--candidate", f"{label}|{candidate_search.runtime_spec(knobs)}"]
+            for n in tuned_nodes:
+                cmd += ["--node", n]
+            self.record_timing(cmd, "runtime", target["target"], {l: c for l, c, _ in todo}, threads)
+            progress.step(f"run-time knobs at {threads} thread(s): timed {len(todo)} settings")
+
+    def record_timing(self, cmd, kernel_name, target_string, ids, threads):
+        rc, out, err = run(cmd, self.args.time_timeout)
+        if rc != 0:
+            print(f"    timing failed: {rc}: {err.strip()[:500]}", flush=True)
+            return []
+        group = hashlib.sha256(f"{time.time()}{kernel_name}{threads}".encode()).hexdigest()[:12]
+        records = []
+        for line in out.splitlines():
+            t = json.loads(line)
+            records.append(self.db.add(dict(
+                kind="time", kernel=kernel_name, target=target_string, candidate=ids[t["candidate"]],
+                candidate_label=t["candidate"], cpu=self.cpu, node=t["node"], threads=t["threads"],
+                reached=t["reached"], samples_us=t["samples_us"], group=group,
+                date=datetime.date.today().isoformat())))
+        return records
+
+    def summarize_runtime(self, table):
+        target_string = f"runtime:{table}"
+        scores, noise = self.latest_scores("runtime", target_string)
+        cands = {}
+        for chk in self.db.all(kind="check", kernel="runtime", target=target_string, cpu=self.cpu):
+            s = scores.get(chk["label"], {})
+            cands[chk["label"]] = {
+                "knobs": chk["knobs"], "autoscheduler": None, "status": chk["status"], "reason": chk["reason"][:300],
+                "buildable": True, "score": s.get("score"), "worst_ratio": s.get("worst_ratio"),
+                "ratios": s.get("ratios", {}), "medians_us": s.get("medians_us", {})}
+        timed = {l: scores[l] for l in scores if l in cands and cands[l]["status"] == "passed"}
+        winner = winners.pick(timed, noise, set(cands)) if "hand" in timed else "hand"
+        return {"kernel": "runtime", "table": table, "target": target_string, "nodes": [], "noise": noise,
+                "winner": winner, "knobs": cands.get(winner, {}).get("knobs", {}), "candidates": cands}
+
+    # ---- the run ----
+
+    def targets(self):
+        chosen = []
+        for name in self.args.targets:
+            table, variant, needs = CPU_TARGETS[name]
+            if not set(needs) <= self.flags:
+                raise UsageError(f"--targets {name}: this CPU ({self.cpu}) cannot run it")
+            chosen.append((name, table, variant))
+        return chosen
+
+    def main(self):
+        nodes = self.args.nodes
+        if self.args.runtime:
+            return self.main_runtime(nodes)
+        plan = []
+        for name, table, variant in self.targets():
+            routed = self.route(nodes, variant)
+            for (kernel_name, index), texts in sorted(routed.items()):
+                kernel = self.kernels[kernel_name]
+                target = next((t for t in kernel["targets"] if t["index"] == index), None)
+                if target is None or target["table"] != table:
+                    continue
+                if self.args.kernels and kernel_name not in self.args.kernels:
+                    continue
+                plan.append((kernel, target, variant, texts))
+        unknown = [k for k in self.args.kernels if k not in self.kernels]
+        if unknown:
+            prefix = "_".join(unknown[0].split("_")[:2]) + "_"
+            near = sorted(k for k in self.kernels if k.startswith(prefix)) or sorted(self.kernels)
+            raise UsageError(f"--kernels: no kernel {', '.join(unknown)}; valid: {', '.join(near)} "
+                             "(build/kernels/onnxpool_kernel_manifest.json lists them all)")
+        if not plan:
+            raise UsageError("the nodes run no kernel of the chosen targets")
+        print(f"Tuning {len(plan)} kernel(s) on {self.cpu}, Halide {self.halide_version}; results in {self.db.path}"
+              + (f" ({self.db.stale} records of other generator sources or Halide versions ignored)"
+                 if self.db.stale else ""), flush=True)
+        for kernel, target, _, texts in plan:
+            print(f"  {kernel['name']} ({target['table']}): {', '.join(texts)}")
+        progress = Progress(0)
+        deadline = time.monotonic() + self.args.budget_minutes * 60 if self.args.budget_minutes else None
+        try:
+            for kernel, target, variant, texts in plan:
+                if deadline and time.monotonic() > deadline:
+                    print("time budget spent; the rest stays for a rerun", flush=True)
+                    break
+                self.tune_kernel(kernel, target, variant, texts, progress)
+        except KeyboardInterrupt:
+            self.interrupted = True
+            print("\ninterrupted: every finished step is in the database; rerun the same command to resume",
+                  flush=True)
+        summaries = self.summarize(plan)
+        if self.args.write_tables:
+            report.write_tables(self.args.tables_dir, summaries, self.cpu, self.halide_version)
+        for table in sorted({s["table"] for s in summaries}):
+            path = report.write_report(self.work, table, [s for s in summaries if s["table"] == table], self.cpu,
+                                       self.halide_version, " ".join(sys.argv[1:]))
+            print(f"report: {path}")
+        return 130 if self.interrupted else 0
+
+    def main_runtime(self, nodes):
+        print(f"Tuning the run-time knobs on {self.cpu}, Halide {self.halide_version}, over "
+              f"{len(nodes)} node(s); results in {self.db.path}", flush=True)
+        progress = Progress(0)
+        done = []
+        try:
+            for _, table, variant in self.targets():
+                self.tune_runtime(table, variant, nodes, progress)
+                done.append(table)
+        except KeyboardInterrupt:
+            self.interrupted = True
+            print("\ninterrupted: every finished step is in the database; rerun the same command to resume",
+                  flush=True)
+        summaries = [self.summarize_runtime(table) for table in done]
+        if self.args.write_tables:
+            report.write_tables(self.args.tables_dir, summaries, self.cpu, self.halide_version)
+        for s in summaries:
+            path = report.write_report(self.work, s["table"] + "-runtime", [s], self.cpu, self.halide_version,
+                                       " ".join(sys.argv[1:]))
+            print(f"report: {path}")
+        return 130 if self.interrupted else 0
+
+    def summarize(self, plan):
+        out = []
+        for kernel, target, _, texts in plan:
+            scores, noise = self.latest_scores(kernel["name"], target["target"])
+            cands = {}
+            for gen in self.db.all(kind="generate", kernel=kernel["name"], target=target["target"]):
+                chk = self.db.find(kind="check", kernel=kernel["name"], target=target["target"],
+                                   candidate=gen["candidate"], cpu=self.cpu)
+                status = gen["status"] if gen["status"] != "ok" else (chk["status"] if chk else "unchecked")
+                reason = gen["reason"] if gen["status"] != "ok" else (chk["reason"] if chk else "")
+                s = scores.get(gen["label"], {})
+                cands[gen["label"]] = {
+                    "knobs": gen["knobs"], "autoscheduler": gen["autoscheduler"], "status": status,
+                    "reason": reason[:300], "buildable": not gen["autoscheduler"] and "test_fault" not in gen["knobs"],
+                    "score": s.get("score"), "worst_ratio": s.get("worst_ratio"), "ratios": s.get("ratios", {}),
+                    "medians_us": s.get("medians_us", {}), "generation_s": gen["seconds"]}
+            timed = {l: scores[l] for l in scores if l in cands and cands[l]["status"] == "passed"}
+            buildable = {l for l, c in cands.items() if c["buildable"]}
+            winner = winners.pick(timed, noise, buildable) if "hand" in timed else "hand"
+            out.append({"kernel": kernel["name"], "table": target["table"], "target": target["target"],
+                        "nodes": texts, "noise": noise, "winner": winner,
+                        "knobs": cands.get(winner, {}).get("knobs", {}), "candidates": cands})
+        return out
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="tools/tune.sh", formatter_class=argparse.RawDescriptionHelpFormatter, description=__doc__,
+        epilog="examples:\n"
+               "  tools/tune.sh --ops maxpool --shapes S1 S4           # two suite nodes, every x86 variant here\n"
+               "  tools/tune.sh --shapes maxpool:1x32x300x300:k3x3:s2x2  # your own node (bench/README.md grammar)\n"
+               "  tools/tune.sh --strategy random --max-candidates 6 --budget-minutes 30\n"
+               "A rerun of the same command resumes: what the database holds is not measured again.")
+    p.add_argument("--ops", default=",".join(suite.OPS), help=f"comma-separated, of: {', '.join(suite.OPS)}")
+    p.add_argument("--types", default="f32", help=f"comma-separated, of: {', '.join(suite.TYPES)}")
+    p.add_argument("--ranks", default="2", help="spatial ranks of the suite nodes, comma-separated, of: 1, 2, 3")
+    p.add_argument("--targets", default=None,
+                   help=f"comma-separated, of: {', '.join(CPU_TARGETS)} (default: every one this CPU runs)")
+    p.add_argument("--shapes", nargs="+", default=["suite"],
+                   help="suite names (" + ", ".join(suite.SUITE) + "), 'suite' for all, or case strings")
+    p.add_argument("--kernels", default="", help="only these kernel names (comma-separated)")
+    p.add_argument("--strategy", choices=("exhaustive", "random", "greedy"), default="exhaustive")
+    p.add_argument("--max-candidates", type=int, default=8, help="random strategy: hand-knob candidates per kernel")
+    p.add_argument("--knob", action="append", default=[], metavar="NAME=V1,V2",
+                   help="search these values of a knob instead of its default list: "
+                        + ", ".join(candidate_search.KNOBS))
+    p.add_argument("--autoschedulers", default="adams2019,li2018,mullapudi2016",
+                   help="comma-separated, of: adams2019, li2018, mullapudi2016 (or 'none')")
+    p.add_argument("--threads", default="1,2", help="thread counts to time at, comma-separated")
+    p.add_argument("--rounds", type=int, default=9, help="interleaved timing rounds (samples per candidate and node)")
+    p.add_argument("--sample-ms", type=float, default=5.0, help="milliseconds of repeated calls per sample")
+    p.add_argument("--budget-minutes", type=float, default=0, help="stop starting kernels after this long (0: none)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="candidates generated at once")
+    p.add_argument("--generate-timeout", type=int, default=900)
+    p.add_argument("--check-timeout", type=int, default=900)
+    p.add_argument("--time-timeout", type=int, default=1800)
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    p.add_argument("--work-dir", default=None, help="candidates, database and reports (default: BUILD/tuning)")
+    p.add_argument("--db", default=None, help="results database (default: WORK/results.jsonl)")
+    p.add_argument("--tables-dir", default=os.path.join(ROOT, "generators", "schedules", "tuned"))
+    p.add_argument("--no-tables", dest="write_tables", action="store_false", help="do not write the tuning tables")
+    p.add_argument("--runtime", action="store_true",
+                   help="tune the run-time knobs (runtime/runtime_knobs.h) over the nodes instead of the kernels; "
+                        "greedy unless --strategy exhaustive")
+    p.add_argument("--test-fault", action="store_true", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+
+    def listed(text, valid, what):
+        items = [x.strip() for x in text.split(",") if x.strip()]
+        bad = [x for x in items if x not in valid]
+        if bad or not items:
+            raise UsageError(f"unknown {what} {', '.join(bad) or '(none given)'}; valid: {', '.join(valid)}")
+        return items
+
+    a.ops = listed(a.ops, suite.OPS, "operator")
+    a.types = listed(a.types, suite.TYPES, "type")
+    a.ranks = [int(r) for r in listed(a.ranks, ("1", "2", "3"), "rank")]
+    a.targets = listed(a.targets, tuple(CPU_TARGETS), "target") if a.targets else None
+    a.threads = [int(t) for t in listed(a.threads, [str(i) for i in range(1, 257)], "thread count")]
+    a.autoschedulers = ([] if a.autoschedulers == "none" else
+                        listed(a.autoschedulers, [x[0] for x in candidate_search.CPU_AUTOSCHEDULERS], "autoscheduler"))
+    a.kernels = [k for k in a.kernels.split(",") if k]
+    try:
+        a.knob_grid = candidate_search.parse_knob_settings(a.knob)
+    except ValueError as e:
+        raise UsageError(str(e))
+    nodes = []
+    for s in a.shapes:
+        if s == "suite":
+            nodes += suite.suite_nodes(a.ops, a.types, a.ranks)
+        elif s in suite.SUITE:
+            nodes += [n for n in suite.suite_nodes(a.ops, a.types, (1, 2, 3)) if n[0].split(":")[0] == s]
+        elif ":" in s:
+            nodes.append((s, s))
+        else:
+            raise UsageError(f"--shapes {s!r}: not a suite name ({', '.join(suite.SUITE)}), 'suite' or a case string")
+    if not nodes:
+        raise UsageError("no nodes: the chosen --ops, --types and --ranks select no suite case")
+    a.nodes = nodes
+    if a.max_candidates < 1 or a.rounds < 3:
+        raise UsageError("--max-candidates must be at least 1 and --rounds at least 3")
+    return a
+
+
+def main(argv):
+    try:
+        args = parse_args(argv)
+        if args.work_dir is None:
+            args.work_dir = os.path.join(args.build_dir, "tuning")
+        tuner = Tuner(args)
+        if args.targets is None:
+            args.targets = [n for n, (_, _, needs) in CPU_TARGETS.items() if set(needs) <= tuner.flags]
+        return tuner.main()
+    except UsageError as e:
+        print(f"tools/tune.sh: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""A real tuning run through tools/tuning/tune.py on one small kernel (1D float32 MaxPool, SSE4.1,
+which every x86-64 CPU runs): the hand default, two knob settings, one autoscheduler and a candidate
+made wrong on purpose (the test-only knob test_fault). Checks that bad input is refused before
+anything is written, that timings are recorded, that the wrong candidate is rejected and never wins,
+that the table and report are written, and that a rerun (also after an interruption) resumes
+instead of measuring again."""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNEL = "onnxpool_maxpool_float32_1d"
+CANDIDATES = {"hand", "vector_multiple=2", "vector_multiple=4", "li2018", "test_fault=true"}
+failures = []
+
+
+def expect(condition, what):
+    if not condition:
+        failures.append(what)
+        print(f"FAILED: {what}", flush=True)
+    return condition
+
+
+def tune(common, extra=()):
+    r = subprocess.run([sys.executable, os.path.join(HERE, "tune.py")] + common + list(extra),
+                       capture_output=True, text=True)
+    print(r.stdout[-3000:], r.stderr[-3000:], sep="\n", flush=True)
+    return r
+
+
+def records(db):
+    with open(db) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build-dir", required=True)
+    p.add_argument("--work-dir", required=True)
+    a = p.parse_args()
+    work = a.work_dir
+    shutil.rmtree(work, ignore_errors=True)
+    db = os.path.join(work, "results.jsonl")
+    tables = os.path.join(work, "tables")
+    common = ["--build-dir", a.build_dir, "--work-dir", work, "--tables-dir", tables, "--ops", "maxpool",
+              "--shapes", "maxpool:1x4x301:k3:s2:p1x1", "maxpool:2x3x64:k2:s2", "--kernels", KERNEL,
+              "--targets", "sse41", "--knob", "vector_multiple=0,2,4", "--autoschedulers", "li2018", "--test-fault",
+              "--threads", "1", "--rounds", "3", "--sample-ms", "1", "--jobs", "2"]
+
+    # Bad input: a clear error naming the valid values, and nothing written.
+    bad_inputs = [(["--ops", "maxpoool"], "valid: maxpool"),
+                  (["--types", "f31"], "valid: f32"),
+                  (["--targets", "neon"], "valid: avx512"),
+                  (["--knob", "vector_width=2"], "vector_multiple"),
+                  (["--autoschedulers", "ansor"], "adams2019"),
+                  (["--kernels", "onnxpool_maxpool_float33_1d"], KERNEL),
+                  (["--shapes", "maxpool:1x4x301:k3:s0"], "strides")]
+    for extra, needle in bad_inputs:
+        r = tune(common, extra)
+        expect(r.returncode == 2, f"{extra}: exit status {r.returncode}, expected 2")
+        expect(needle in r.stderr, f"{extra}: the error does not name {needle!r}")
+        expect(not os.path.exists(db) and not os.path.exists(tables), f"{extra}: something was written")
+
+    r = tune(common)
+    if not expect(r.returncode == 0, f"the tuning run failed ({r.returncode})"):
+        return 1
+    first = records(db)
+    generated = {x["label"]: x for x in first if x["kind"] == "generate"}
+    expect(set(generated) == CANDIDATES, f"generated {sorted(generated)}, expected {sorted(CANDIDATES)}")
+    checks = {x["label"]: x for x in first if x["kind"] == "check"}
+    for label in ("hand", "vector_multiple=2", "vector_multiple=4"):
+        expect(checks.get(label, {}).get("status") == "passed", f"{label} did not pass its checks")
+        expect(checks.get(label, {}).get("reached", 0) > 20, f"{label}: its checks reached it on too few nodes")
+    fault = checks.get("test_fault=true", {})
+    expect(fault.get("status") == "rejected" and fault.get("reason"), "the wrong candidate was not rejected")
+    li = checks.get("li2018", {}).get("status") or generated.get("li2018", {}).get("status")
+    expect(li in ("passed", "rejected", "failed"), f"li2018 has no outcome ({li})")
+    times = [x for x in first if x["kind"] == "time"]
+    timed = {x["candidate_label"] for x in times}
+    expect({"hand", "vector_multiple=2", "vector_multiple=4"} <= timed, f"timed only {sorted(timed)}")
+    expect("test_fault=true" not in timed, "the rejected candidate was timed")
+    expect(all(len(x["samples_us"]) == 3 and min(x["samples_us"]) > 0 and x["reached"] for x in times),
+           "a timing record lacks its 3 positive samples or did not reach the candidate")
+    expect(len({x["group"] for x in times}) == 1, "the candidates were not timed in one process")
+
+    with open(os.path.join(tables, "x86-64-sse41.json")) as f:
+        table = json.load(f)
+    row = table["kernels"].get(KERNEL, {})
+    expect(table.get("format") == 1 and row, "the table has no row for the kernel")
+    (cpu_row,) = row.get("by_cpu", {"": {}}).values()
+    expect(row.get("winner") != "test_fault=true" and cpu_row.get("winner") != "test_fault=true",
+           "the wrong candidate won")
+    expect(cpu_row.get("candidates", {}).get("test_fault=true", {}).get("status") == "rejected",
+           "the table does not record the rejection")
+    expect(cpu_row.get("candidates", {}).get("hand", {}).get("score") == 1.0, "the hand default's score is not 1")
+    with open(os.path.join(work, "report-x86-64-sse41.md")) as f:
+        expect(KERNEL in f.read(), "the report does not name the kernel")
+
+    # A rerun measures nothing again.
+    r = tune(common)
+    expect(r.returncode == 0 and len(records(db)) == len(first), "the rerun measured again")
+    expect("already timed" in r.stdout, "the rerun did not say what it skipped")
+
+    # An interrupted run (the database cut after the generation records, its last line half written)
+    # resumes: nothing is generated again, the checks and timings are redone.
+    kept = [x for x in first if x["kind"] == "generate"]
+    with open(db, "w") as f:
+        f.writelines(json.dumps(x) + "\n" for x in kept)
+        f.write('{"kind": "check", "kern')
+    r = tune(common)
+    after = records_tolerant(db)
+    expect(r.returncode == 0, "the resumed run failed")
+    expect(sum(x["kind"] == "generate" for x in after) == len(kept), "the resumed run generated again")
+    expect({x["candidate_label"] for x in after if x["kind"] == "time"} >= {"hand", "vector_multiple=2"},
+           "the resumed run did not time again")
+    print("\n".join(["", f"{len(failures)} failure(s)"] + failures))
+    return 1 if failures else 0
+
+
+def records_tolerant(db):
+    out = []
+    with open(db) as f:
+        for line in f:
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

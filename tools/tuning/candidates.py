@@ -55,6 +55,18 @@ def runtime_spec(knobs):
     return "runtime:" + ",".join(f"{k}={v}" for k, v in sorted(knobs.items()))
 
 
+# Knob values that give the same code as the default (0 / -1) on an
+# architecture (x86_tiling.cpp, arm_tiling.cpp): not generated twice.
+SAME_AS_DEFAULT = {
+    "x86": {"unroll_stem": 1, "vector_multiple": 1},
+    "arm": {"unroll_stem": 0},
+}
+
+
+def arch_of(halide_target):
+    return "arm" if halide_target.startswith("arm") else "x86"
+
+
 def kernel_family(kernel):
     """separable, flat_plane, halving or global, from the kernel manifest's entry."""
     params = set(kernel["params"])
@@ -105,7 +117,7 @@ def parse_knob_settings(texts):
     return grid
 
 
-def grid_points(kernel, gpu, overrides):
+def grid_points(kernel, gpu, overrides, arch="x86"):
     """Every knob setting of the searched knobs (dicts without the defaults)."""
     names = searched_knobs(kernel, gpu)
     for name in overrides:
@@ -116,8 +128,9 @@ def grid_points(kernel, gpu, overrides):
         values = overrides.get(name, KNOBS[name])
         axes.append([(name, v) for v in values])
     points = []
+    same = SAME_AS_DEFAULT.get(arch, {})
     for combo in itertools.product(*axes):
-        knobs = {n: v for n, v in combo if str(v) != str(KNOBS[n][0])}
+        knobs = {n: v for n, v in combo if str(v) != str(KNOBS[n][0]) and str(v) != str(same.get(n))}
         if knobs not in points:
             points.append(knobs)
     if {} not in points:
@@ -126,9 +139,9 @@ def grid_points(kernel, gpu, overrides):
     return points
 
 
-def one_knob_points(kernel, gpu, overrides):
+def one_knob_points(kernel, gpu, overrides, arch="x86"):
     """The greedy search's first pass: the hand default and each knob moved alone."""
-    return [p for p in grid_points(kernel, gpu, overrides) if len(p) <= 1]
+    return [p for p in grid_points(kernel, gpu, overrides, arch) if len(p) <= 1]
 
 
 def combined_best(measured):
@@ -144,12 +157,12 @@ def combined_best(measured):
     return {name: value for name, (value, _) in best.items()}
 
 
-def choose(kernel, gpu, strategy, max_candidates, seed, overrides, autoschedulers):
+def choose(kernel, gpu, strategy, max_candidates, seed, overrides, autoschedulers, arch="x86"):
     """The first set of candidates a kernel's search generates."""
     if strategy == "greedy":
-        points = one_knob_points(kernel, gpu, overrides)
+        points = one_knob_points(kernel, gpu, overrides, arch)
     else:
-        points = grid_points(kernel, gpu, overrides)
+        points = grid_points(kernel, gpu, overrides, arch)
         if strategy == "random" and len(points) > max_candidates:
             rng = random.Random(seed)
             rest = [p for p in points if p]

@@ -265,7 +265,7 @@ class Tuner:
         gpu = False
         overrides = self.args.knob_grid
         cands = candidate_search.choose(kernel, gpu, self.args.strategy, self.args.max_candidates, self.args.seed,
-                                        overrides, self.args.autoschedulers)
+                                        overrides, self.args.autoschedulers, candidate_search.arch_of(target["target"]))
         if self.args.test_fault:
             cands.append(candidate_search.candidate({"test_fault": "true"}))
         progress.add(2 * len(cands) + len(self.args.threads))

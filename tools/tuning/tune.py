@@ -338,6 +338,16 @@ class Tuner:
 
     def tune_runtime(self, table, variant, nodes, progress):
         points = candidate_search.runtime_points(self.args.strategy)
+        self.run_runtime_settings(table, variant, nodes, points, progress)
+        if self.args.strategy != "exhaustive" and not self.interrupted:
+            scores, _ = self.latest_scores("runtime", f"runtime:{table}")
+            measured = {candidate_search.label_of(p): (p, scores[candidate_search.label_of(p)]["score"])
+                        for p in points if candidate_search.label_of(p) in scores}
+            combo = candidate_search.combined_best(measured)
+            if len(combo) > 1:
+                self.run_runtime_settings(table, variant, nodes, [{}, combo], progress)
+
+    def run_runtime_settings(self, table, variant, nodes, points, progress):
         check_nodes = self.runtime_nodes(nodes)
         tuned_nodes = [n for _, n in nodes]
         target = {"target": f"runtime:{table}", "table": table}

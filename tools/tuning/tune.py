@@ -86,16 +86,26 @@ def fmt_duration(seconds):
 
 
 class Progress:
-    def __init__(self, total):
+    def __init__(self, total, kernels=1):
         self.total, self.done, self.start = total, 0, time.monotonic()
+        self.kernels, self.kernels_done = kernels, 0
         self.best = {}
+
+    def kernel_done(self):
+        self.kernels_done += 1
 
     def step(self, what, count=1):
         self.done += count
         elapsed = time.monotonic() - self.start
-        left = elapsed / self.done * (self.total - self.done) if self.done else 0
+        # Steps are known one kernel at a time; past the first kernel, the
+        # finished kernels' pace says more about the rest of the run.
+        if self.kernels_done:
+            left = elapsed / self.kernels_done * (self.kernels - self.kernels_done)
+        else:
+            left = elapsed / self.done * (self.total - self.done) * self.kernels if self.done else 0
         best = "; ".join(f"{k}: {v}" for k, v in self.best.items())
-        print(f"[{self.done}/{self.total} steps, {fmt_duration(elapsed)} elapsed, ~{fmt_duration(left)} left] {what}"
+        print(f"[kernel {min(self.kernels_done + 1, self.kernels)}/{self.kernels}, {self.done}/{self.total} steps, "
+              f"{fmt_duration(elapsed)} elapsed, ~{fmt_duration(left)} left] {what}"
               + (f"\n    best so far: {best}" if best else ""), flush=True)
 
     def add(self, count):
@@ -464,7 +474,7 @@ class Tuner:
                  if self.db.stale else ""), flush=True)
         for kernel, target, _, texts in plan:
             print(f"  {kernel['name']} ({target['table']}): {', '.join(texts)}")
-        progress = Progress(0)
+        progress = Progress(0, len(plan))
         deadline = time.monotonic() + self.args.budget_minutes * 60 if self.args.budget_minutes else None
         try:
             for kernel, target, variant, texts in plan:
@@ -472,6 +482,7 @@ class Tuner:
                     print("time budget spent; the rest stays for a rerun", flush=True)
                     break
                 self.tune_kernel(kernel, target, variant, texts, progress)
+                progress.kernel_done()
         except KeyboardInterrupt:
             self.interrupted = True
             print("\ninterrupted: every finished step is in the database; rerun the same command to resume",

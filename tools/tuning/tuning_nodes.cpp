@@ -90,6 +90,12 @@ std::optional<std::string> check_node(const TuningNode& node, uint64_t seed) {
     onnxpool_test::fill_with_ties(random, &X, 0.02);
     result = onnxpool_test::library_matches_reference(
         onnxpool_test::make_max_pool_case(spec, std::move(X), node.with_indices));
+  } else if (node.spec.op == PoolOp::kGlobalMaxPool) {
+    // As the tests fill it: the sum pools' values hold zeros of both signs,
+    // whose maximum's sign ONNX leaves open, so an exact check would reject
+    // a right kernel.
+    onnxpool_test::fill_with_ties(random, &X, 0.02);
+    result = onnxpool_test::pool_matches_reference(onnxpool_test::make_pool_case(node.spec.op, spec, std::move(X)));
   } else {
     result = onnxpool_test::pool_matches_reference(
         onnxpool_test::make_filled_sum_pool_case(random, node.spec.op, spec, std::move(X)));
@@ -103,6 +109,13 @@ std::vector<std::string> tiny_nodes(PoolOp op, onnxpool::ElementType type, int s
   const std::string suffix = type_field + (with_indices ? kIndicesField : "");
   std::vector<std::string> nodes;
   const std::string name = op_token(op);
+  const bool windowed = op == PoolOp::kMaxPool || op == PoolOp::kAveragePool || op == PoolOp::kLpPool;
+  if (spatial_rank == 0 && windowed) {
+    // A kernel of every rank (LpPool's range pass): the 1D and 2D windows.
+    std::vector<std::string> of_ranks = tiny_nodes(op, type, 1, with_indices);
+    for (std::string& n : tiny_nodes(op, type, 2, with_indices)) of_ranks.push_back(std::move(n));
+    return of_ranks;
+  }
   if (spatial_rank == 0) {
     // Planes from one element past a few vectors of the widest target, the
     // unrolled 7x7 and 14x14, and plane counts around the vectors of planes.
@@ -148,7 +161,7 @@ std::vector<std::string> tiny_nodes(PoolOp op, onnxpool::ElementType type, int s
 PreparedNode::PreparedNode(const TuningNode& node)
     : node_(node), X_(node.spec.type, node.spec.shape), Y_(node.spec.type, node.spec.output_shape) {
   onnxpool_test::Random random(1);
-  if (node.spec.op == PoolOp::kMaxPool) {
+  if (node.spec.op == PoolOp::kMaxPool || node.spec.op == PoolOp::kGlobalMaxPool) {
     onnxpool_test::fill_with_ties(random, &X_, 0.0);
   } else {
     const bool lp = node.spec.op == PoolOp::kLpPool || node.spec.op == PoolOp::kGlobalLpPool;

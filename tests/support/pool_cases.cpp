@@ -1,6 +1,5 @@
 #include "support/pool_cases.h"
 
-#include <limits>
 #include <sstream>
 #include <utility>
 #include <stdexcept>
@@ -16,7 +15,6 @@ using onnxpool::PoolOp;
 namespace {
 
 constexpr int64_t kValuesShownUpTo = 64;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // [N, C, spatial...] for a global pool: planes of one element, ordinary
 // ones, and large ones (1D up to 1100, so past 1000; 2D and 3D up to ~1700).
@@ -48,23 +46,6 @@ std::vector<int64_t> random_global_shape(Random& random, int spatial_rank) {
     shape.push_back(extent);
   }
   return shape;
-}
-
-void fill_for_global_max(Random& random, HostTensor* X) {
-  switch (random.between(0, 4)) {
-    case 0: fill_with_ties(random, X, 0.0); break;
-    case 1: fill_away_from_zero(random, X); break;
-    case 2: fill_with_any_bits(random, X); break;
-    case 3: fill_with_ties(random, X, random.pick(std::vector<double>{0.001, 0.02, 0.1})); break;
-    default: {  // infinities of both signs but no NaN
-      fill_with_ties(random, X, 0.0);
-      const double probability = random.pick(std::vector<double>{0.001, 0.02, 0.1});
-      for (int64_t i = 0; i < X->size(); ++i) {
-        if (random.chance(probability)) X->set(i, random.chance(0.5) ? kInf : -kInf);
-      }
-      break;
-    }
-  }
 }
 
 }  // namespace

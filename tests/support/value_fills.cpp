@@ -152,4 +152,21 @@ int fill_for_sum_pool(Random& random, HostTensor* X, SumPool op) {
   return center;
 }
 
+void fill_for_global_max(Random& random, HostTensor* X) {
+  switch (random.between(0, 4)) {
+    case 0: fill_with_ties(random, X, 0.0); break;
+    case 1: fill_away_from_zero(random, X); break;
+    case 2: fill_with_any_bits(random, X); break;
+    case 3: fill_with_ties(random, X, random.pick(std::vector<double>{0.001, 0.02, 0.1})); break;
+    default: {  // infinities of both signs but no NaN
+      fill_with_ties(random, X, 0.0);
+      const double probability = random.pick(std::vector<double>{0.001, 0.02, 0.1});
+      for (int64_t i = 0; i < X->size(); ++i) {
+        if (random.chance(probability)) X->set(i, random.chance(0.5) ? kInf : -kInf);
+      }
+      break;
+    }
+  }
+}
+
 }  // namespace onnxpool_test

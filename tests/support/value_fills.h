@@ -21,6 +21,10 @@ void fill_with_any_bits(Random& random, HostTensor* X);
 // max would show.
 void fill_away_from_zero(Random& random, HostTensor* X);
 
+// For GlobalMaxPool: one of the fills above, chosen at random, or ties with
+// infinities of both signs but no NaN.
+void fill_for_global_max(Random& random, HostTensor* X);
+
 // ---- For AveragePool, LpPool and their global forms (float types) ----
 
 enum class SumPool { kAverage, kLp };

@@ -4,6 +4,7 @@
 
 #include "onnxpool/onnxpool.h"
 #include "support/maxpool_check.h"
+#include "support/onnx_attributes.h"
 #include "support/maxpool_cases.h"
 #include "support/pool_cases.h"
 #include "support/pool_check.h"
@@ -91,10 +92,10 @@ std::optional<std::string> check_node(const TuningNode& node, uint64_t seed) {
     result = onnxpool_test::library_matches_reference(
         onnxpool_test::make_max_pool_case(spec, std::move(X), node.with_indices));
   } else if (node.spec.op == PoolOp::kGlobalMaxPool) {
-    // As the tests fill it: the sum pools' values hold zeros of both signs,
+    // The max fills, not the sum pools': those hold zeros of both signs,
     // whose maximum's sign ONNX leaves open, so an exact check would reject
     // a right kernel.
-    onnxpool_test::fill_with_ties(random, &X, 0.02);
+    onnxpool_test::fill_for_global_max(random, &X);
     result = onnxpool_test::pool_matches_reference(onnxpool_test::make_pool_case(node.spec.op, spec, std::move(X)));
   } else {
     result = onnxpool_test::pool_matches_reference(
@@ -109,8 +110,7 @@ std::vector<std::string> tiny_nodes(PoolOp op, onnxpool::ElementType type, int s
   const std::string suffix = type_field + (with_indices ? kIndicesField : "");
   std::vector<std::string> nodes;
   const std::string name = op_token(op);
-  const bool windowed = op == PoolOp::kMaxPool || op == PoolOp::kAveragePool || op == PoolOp::kLpPool;
-  if (spatial_rank == 0 && windowed) {
+  if (spatial_rank == 0 && !onnxpool_test::is_global_pool(op)) {
     // A kernel of every rank (LpPool's range pass): the 1D and 2D windows.
     std::vector<std::string> of_ranks = tiny_nodes(op, type, 1, with_indices);
     for (std::string& n : tiny_nodes(op, type, 2, with_indices)) of_ranks.push_back(std::move(n));

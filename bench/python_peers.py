@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Times the Python peers, onnxruntime and PyTorch, on the benchmark cases.
+"""Times the Python peers, onnxruntime, PyTorch and Apache TVM, on the benchmark cases.
 
 The C++ binary (build/bench/onnxpool_bench) times onnxpool, oneDNN, XNNPACK and
-the bandwidth floor; onnxruntime and PyTorch have no C++ SDK on Debian, so
+the bandwidth floor; onnxruntime, PyTorch and TVM have no C++ SDK on Debian, so
 they are timed here, on the same cases, with the same method, and written as
 Google Benchmark JSON under the same names, for tools/bench_report.py to merge:
 
@@ -13,6 +13,10 @@ Google Benchmark JSON under the same names, for tools/bench_report.py to merge:
                                  or a channels_last tensor
           torch_<form>_<layout>  another formulation of the same operator
                                  (LpPool: powavg; global ops: amax, mean, norm)
+          tvm_default_nchw       TVM's Relax ONNX frontend on the same one-node
+                                 model as onnxruntime, default schedules
+          tvm_metaschedule_nchw  ... tuned by MetaSchedule for --tvm-budget-s
+                                 per case (bench/tvm_peer.py)
 
 The cases, count_include_pad and p are read from bench/shapes.h, the one
 place they are defined. Every implementation's output is compared once with
@@ -26,12 +30,12 @@ per call, and the rows are the median, mean, stddev and cv of those. The
 Python garbage collector is off while timing.
 
 Per-call overhead: BM_CallOverhead/T0/<impl> times the framework on a trivial
-op of a 1x1x1x1 tensor (onnxruntime: an Identity model; torch: x.clone()), the
+op of a 1x1x1x1 tensor (onnxruntime and TVM: an Identity model; torch: x.clone()), the
 floor of any call's time; compare it with small cases (S5, S7).
 
     .venv/bin/python bench/python_peers.py -o out/bench/python_peers.json
         [--filter REGEX] [--min-time 0.2] [--repetitions 5] [--warmup 0.1]
-        [--peers onnxruntime,torch] [--case STRING ...]
+        [--peers onnxruntime,torch,tvm] [--tvm-budget-s 90] [--case STRING ...]
 
 --case STRING (repeatable; grammar in bench/README.md) times those nodes instead
 of the suite. The strings are parsed by the C++ benchmark itself
@@ -42,7 +46,8 @@ does; any other runs onnxruntime only (any rank, type and attribute), checked
 against the float64 reference of tools/onnxpool_cases.py.
 
 A peer whose package is missing gets an error row per benchmark naming the
-package (torch: tools/main.sh installs tools/requirements-bench.txt).
+package (torch: tools/main.sh installs tools/requirements-bench.txt; tvm:
+tools/requirements-tvm.txt).
 """
 
 from __future__ import annotations
@@ -259,6 +264,31 @@ class Prepared:
     label: str
 
 
+def one_node_model(op: str, case: Case, settings: Settings, opset: int) -> bytes:
+    """The serialized one-node ONNX model of `op` on `case`, as every model-reading peer
+    (onnxruntime, TVM) gets it."""
+    from onnx import TensorProto, helper
+
+    attributes = {}
+    if not op.startswith("Global") and op != "Identity":
+        t, l, b, r = case.pads
+        attributes = dict(kernel_shape=list(case.kernel), strides=list(case.stride),
+                          pads=[t, l, b, r])
+    if op == "AveragePool":
+        attributes["count_include_pad"] = int(settings.count_include_pad)
+    if op in ("LpPool", "GlobalLpPool"):
+        attributes["p"] = settings.p
+    output_shape = case.input_shape if op == "Identity" else case.output_shape
+    graph = helper.make_graph(
+        [helper.make_node(op, ["X"], ["Y"], **attributes)], "bench",
+        [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(case.input_shape))],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, list(output_shape))],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                              ir_version=10)
+    return model.SerializeToString()
+
+
 class OnnxruntimePeer:
     """onnxruntime's CPU execution provider on a one-node model.
 
@@ -281,28 +311,6 @@ class OnnxruntimePeer:
     def impls(self, op: str):
         return ["onnxruntime_nchw"]
 
-    def _model(self, op: str, case: Case, settings: Settings, opset: int) -> bytes:
-        from onnx import TensorProto, helper
-
-        attributes = {}
-        if not op.startswith("Global") and op != "Identity":
-            t, l, b, r = case.pads
-            attributes = dict(kernel_shape=list(case.kernel), strides=list(case.stride),
-                              pads=[t, l, b, r])
-        if op == "AveragePool":
-            attributes["count_include_pad"] = int(settings.count_include_pad)
-        if op in ("LpPool", "GlobalLpPool"):
-            attributes["p"] = settings.p
-        output_shape = case.input_shape if op == "Identity" else case.output_shape
-        graph = helper.make_graph(
-            [helper.make_node(op, ["X"], ["Y"], **attributes)], "bench",
-            [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(case.input_shape))],
-            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, list(output_shape))],
-        )
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
-                                  ir_version=10)
-        return model.SerializeToString()
-
     def prepare(self, impl: str, op: str, case: Case, threads: int, x: np.ndarray,
                 settings: Settings) -> Prepared:
         ort = self.ort
@@ -313,7 +321,7 @@ class OnnxruntimePeer:
         # these operators, so the opset-21 node means the same for float32.
         for opset in (22, 21):
             try:
-                inference = ort.InferenceSession(self._model(op, case, settings, opset), options,
+                inference = ort.InferenceSession(one_node_model(op, case, settings, opset), options,
                                                  providers=["CPUExecutionProvider"])
                 if opset != 22:
                     notes.append(f"opset {opset} (ORT has no opset-22 {op})")
@@ -550,10 +558,38 @@ class TorchPeer:
         return Prepared(call, output, f"torch {self.version}, {text}, {memory}")
 
 
-PEER_CLASSES = {"onnxruntime": OnnxruntimePeer, "torch": TorchPeer}
+class TvmPeer:
+    """Apache TVM on the same one-node model as onnxruntime: default schedules and MetaSchedule-tuned
+    (bench/tvm_peer.py)."""
+
+    name = "tvm"
+
+    def __init__(self, budget_s: float):
+        sys.path.insert(0, str(ROOT / "bench"))
+        import tvm_peer
+
+        self.module = tvm_peer
+        self.compiler = tvm_peer.TvmCompiler(budget_s=budget_s, max_threads=max(THREAD_COUNTS))
+        self.version = self.compiler.version
+
+    def impls(self, op: str):
+        return ["tvm_default_nchw", "tvm_metaschedule_nchw"]
+
+    def prepare(self, impl: str, op: str, case: Case, threads: int, x: np.ndarray,
+                settings: Settings) -> Prepared:
+        try:
+            call, output, label = self.compiler.prepare(
+                impl, one_node_model(op, case, settings, 22), f"{op}-{case.id}", threads, x)
+        except self.module.TvmError as error:
+            raise PeerError(str(error)) from error
+        return Prepared(call, output, label)
+
+
+PEER_CLASSES = {"onnxruntime": OnnxruntimePeer, "torch": TorchPeer, "tvm": TvmPeer}
 PEER_PACKAGES = {
     "onnxruntime": "onnxruntime and onnx (tools/requirements.txt)",
     "torch": "torch (tools/main.sh installs tools/requirements-bench.txt)",
+    "tvm": "apache-tvm (tools/main.sh installs tools/requirements-tvm.txt)",
 }
 
 
@@ -642,7 +678,7 @@ SEMANTIC_NOTES = [
     "onnxruntime has no opset-22 GlobalLpPool; its rows use the opset-21 node (opset 22 only "
     "added bfloat16).",
     "Python peers' times include each framework's per-call overhead (see the CallOverhead "
-    "rows: onnxruntime Identity, torch x.clone(), both on a 1x1x1x1 tensor).",
+    "rows: onnxruntime and TVM Identity, torch x.clone(), all on a 1x1x1x1 tensor).",
 ]
 
 
@@ -703,7 +739,10 @@ def main(argv) -> int:
                         help="seconds per repetition (default 0.2, as the C++ binary)")
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--warmup", type=float, default=0.1, help="seconds of warm-up")
-    parser.add_argument("--peers", default="onnxruntime,torch")
+    parser.add_argument("--peers", default="onnxruntime,torch", help="of onnxruntime, torch, tvm")
+    parser.add_argument("--tvm-budget-s", type=float, default=90.0,
+                        help="MetaSchedule's tuning time per case (default 90 s; records under "
+                        "build/tvm-tuning/ are reused)")
     parser.add_argument("--case", action="append", default=[],
                         help="a case string (bench/README.md); repeatable; replaces the suite")
     parser.add_argument("--bench-binary", type=Path, default=ROOT / "build" / "bench" / "onnxpool_bench",
@@ -723,7 +762,7 @@ def main(argv) -> int:
         if name not in PEER_CLASSES:
             parser.error(f"unknown peer {name!r}; known: {', '.join(PEER_CLASSES)}")
         try:
-            peers[name] = PEER_CLASSES[name]()
+            peers[name] = (TvmPeer(args.tvm_budget_s) if name == "tvm" else PEER_CLASSES[name]())
         except ImportError as error:
             peers[name] = f"{name} is not installed ({error}); install {PEER_PACKAGES[name]}"
             print(f"python_peers: {peers[name]}", file=sys.stderr)
@@ -757,6 +796,8 @@ def main(argv) -> int:
                 impls = [f"{peer_name}_nchw"]
             elif peer_name == "torch":
                 impls = peer.impls(framework_op, case, settings)
+            elif peer_name == "tvm" and framework_op == "Identity":
+                impls = ["tvm_default_nchw"]  # the call overhead; an Identity has nothing to tune
             else:
                 impls = peer.impls(framework_op)
             for impl in impls:

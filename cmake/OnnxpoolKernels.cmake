@@ -64,14 +64,21 @@ function(onnxpool_add_kernel)
       set(comma ", ")
     endforeach()
     set(comma "")
+    onnxpool_knob_generator_args("${knobs}" knob_args knob_depends)
+    set(args_json "")
+    foreach(arg IN LISTS knob_args)
+      string(APPEND args_json "${comma}\"${arg}\"")
+      set(comma ", ")
+    endforeach()
+    set(comma "")
     list(APPEND manifest_targets
-         "{\"index\": ${target_index}, \"function\": \"${fn}\", \"target\": \"${target}-${features}\", \"table\": \"${table}\", \"knobs\": [${knob_json}]}")
+         "{\"index\": ${target_index}, \"function\": \"${fn}\", \"target\": \"${target}-${features}\", \"table\": \"${table}\", \"knobs\": [${knob_json}], \"knob_args\": [${args_json}]}")
     set(outputs "${ONNXPOOL_KERNEL_DIR}/${fn}.h" "${ONNXPOOL_KERNEL_DIR}/${fn}.o")
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND ${ONNXPOOL_GENERATORS} -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
-              -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-${features}" ${ARG_PARAMS} ${knobs}
-      DEPENDS ${ONNXPOOL_GENERATORS_DEPENDS}
+              -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-${features}" ${ARG_PARAMS} ${knob_args}
+      DEPENDS ${ONNXPOOL_GENERATORS_DEPENDS} ${knob_depends}
       COMMENT "Generating kernel ${fn} (${target})"
       VERBATIM)
     set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_OUTPUTS ${outputs})

@@ -111,3 +111,51 @@ function(onnxpool_tuned_runtime_knobs table out_var)
   endforeach()
   set(${out_var} "${args}" PARENT_SCOPE)
 endfunction()
+
+# The autoscheduler plugin built from the frozen schedule <stem>
+# (generators/schedules/frozen/<stem>.cpp, written by tools/tune.sh when an
+# autoscheduled candidate won; generators/schedules/frozen_schedule.h).
+# Sets out_var to the plugin's target and path_var to its file (a known path,
+# not a generator expression: the kernel manifest records it too).
+function(onnxpool_frozen_schedule_plugin stem out_var path_var)
+  string(MAKE_C_IDENTIFIER "onnxpool_frozen_${stem}" target)
+  set(plugin_dir "${CMAKE_BINARY_DIR}/frozen_schedules")
+  if(NOT TARGET ${target})
+    get_filename_component(frozen_dir "${ONNXPOOL_TUNED_DIR}/../frozen" ABSOLUTE)
+    set(source "${frozen_dir}/${stem}.cpp")
+    if(NOT EXISTS "${source}")
+      message(FATAL_ERROR "onnxpool: a tuning table names the frozen schedule ${stem}, but ${source} is missing; "
+                          "tune again with tools/tune.sh, or configure with -DONNXPOOL_HAND_SCHEDULES_ONLY=ON")
+    endif()
+    if(CMAKE_CROSSCOMPILING)
+      message(FATAL_ERROR "onnxpool: frozen schedule ${stem}: frozen schedules load into the generator, which a "
+                          "cross build imports from a host build; build that kernel's target natively")
+    endif()
+    add_library(${target} MODULE "${source}")
+    target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/generators/schedules")
+    target_link_libraries(${target} PRIVATE Halide::Halide)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${plugin_dir}" PREFIX "" OUTPUT_NAME "${stem}")
+  endif()
+  set(${out_var} ${target} PARENT_SCOPE)
+  set(${path_var} "${plugin_dir}/${stem}${CMAKE_SHARED_MODULE_SUFFIX}" PARENT_SCOPE)
+endfunction()
+
+# The generator arguments and dependencies of a kernel's knobs (as
+# onnxpool_tuned_knobs gives them): each knob is a generator parameter,
+# except frozen_schedule=<stem>, which loads that frozen schedule's plugin as
+# the generator's autoscheduler in place of the hand schedule.
+function(onnxpool_knob_generator_args knobs args_var depends_var)
+  set(args "")
+  set(depends "")
+  foreach(knob IN LISTS knobs)
+    if(knob MATCHES "^frozen_schedule=(.+)$")
+      onnxpool_frozen_schedule_plugin("${CMAKE_MATCH_1}" plugin plugin_path)
+      list(APPEND args -p "${plugin_path}" autoscheduler=OnnxpoolFrozen)
+      list(APPEND depends ${plugin})
+    else()
+      list(APPEND args "${knob}")
+    endif()
+  endforeach()
+  set(${args_var} "${args}" PARENT_SCOPE)
+  set(${depends_var} "${depends}" PARENT_SCOPE)
+endfunction()

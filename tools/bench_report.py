@@ -317,7 +317,7 @@ def markdown(tables, contexts, unparsed, title="onnxpool benchmark report"):
         "the largest spread over repetitions (stddev / mean) among the thread counts; more than "
         "a few percent means the machine was busy and the row should be measured again. "
         "`CallOverhead T0` is the cost of one call on a 1x1x1x1 tensor (onnxpool: MaxPool 1x1; "
-        "onnxruntime: an Identity model; torch: x.clone()): a floor under every row of that "
+        "onnxruntime and TVM: an Identity model; torch: x.clone()): a floor under every row of that "
         "implementation, which matters for the small cases.",
         "",
         "## Summary",

@@ -7,6 +7,9 @@
 #
 # ONNXPOOL_BENCH_NO_TORCH=1 skips PyTorch (and its 2.5 GB download, see
 # tools/requirements-bench.txt); the report then has no torch rows.
+# ONNXPOOL_BENCH_NO_TVM=1 skips Apache TVM (about 700 MB, and MetaSchedule's
+# tuning: ONNXPOOL_BENCH_TVM_BUDGET_S seconds per case, default 90, the first
+# time on a machine; its records under build/tvm-tuning/ are reused after).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -25,25 +28,38 @@ install_bench_python_env() {
   cp tools/requirements-bench.txt "$stamp"
 }
 
+install_tvm_python_env() {
+  local stamp=".venv/.requirements-tvm-installed"
+  if [[ -f "$stamp" ]] && cmp -s tools/requirements-tvm.txt "$stamp"; then
+    return
+  fi
+  printf '\n== Installing tools/requirements-tvm.txt into .venv (Apache TVM for the benchmark: about 700 MB)\n'
+  .venv/bin/python -m pip install -q --no-deps -r tools/requirements-tvm.txt
+  cp tools/requirements-tvm.txt "$stamp"
+}
+
 printf '\n== Official ONNX pooling cases (regenerated from the pinned onnx package)\n'
 .venv/bin/python tools/fetch_onnx_cases.py build/onnx-cases
 conformance=0
 build/tools/runner/onnxpool_test_runner --output-dir out/onnx-results build/onnx-cases || conformance=$?
 
-python_peers=(onnxruntime torch)
-if [[ "${ONNXPOOL_BENCH_NO_TORCH:-0}" == 1 ]]; then
-  python_peers=(onnxruntime)
-else
+python_peers=(onnxruntime)
+if [[ "${ONNXPOOL_BENCH_NO_TORCH:-0}" != 1 ]]; then
   install_bench_python_env
+  python_peers+=(torch)
+fi
+if [[ "${ONNXPOOL_BENCH_NO_TVM:-0}" != 1 ]]; then
+  install_tvm_python_env
+  python_peers+=(tvm)
 fi
 
 printf '\n== Benchmark, every operator (about 6 minutes; run it on a quiet machine)\n'
 mkdir -p out/bench
 printf -- '-- C++: onnxpool, oneDNN, XNNPACK, bandwidth floor (about 4 minutes)\n'
 build/bench/onnxpool_bench --benchmark_out=out/bench/onnxpool_bench.json --benchmark_out_format=json
-printf -- '\n-- Python peers: %s (about 2 minutes)\n' "${python_peers[*]}"
+printf -- '\n-- Python peers: %s (about 2 minutes; with TVM, its first tuning adds about 20)\n' "${python_peers[*]}"
 .venv/bin/python bench/python_peers.py -o out/bench/python_peers.json \
-  --peers "$(IFS=,; echo "${python_peers[*]}")"
+  --peers "$(IFS=,; echo "${python_peers[*]}")" --tvm-budget-s "${ONNXPOOL_BENCH_TVM_BUDGET_S:-90}"
 .venv/bin/python tools/bench_report.py out/bench/onnxpool_bench.json out/bench/python_peers.json \
   -o out/bench/report.md
 printf '\nTable: out/bench/report.md, plot: out/bench/report.png, onnxpool outputs: out/onnx-results/\n'

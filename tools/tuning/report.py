@@ -3,8 +3,13 @@
 import datetime
 import json
 import os
+import shutil
 
 import winners
+
+# An autoscheduled candidate wrong on the tiny nodes but right on the tuning nodes: timed there for
+# the report, never eligible to win.
+NODES_ONLY = "tuning nodes only"
 
 TABLE_NOTE = ("Written by tools/tune.sh: per kernel, the knobs the build passes to its generator "
               "(cmake/OnnxpoolTuning.cmake) and, per CPU it was measured on, every candidate's result. "
@@ -24,11 +29,18 @@ def load_table(tables_dir, table):
     return {"format": 1, "table": table, "note": TABLE_NOTE, "kernels": {}}
 
 
-def write_tables(tables_dir, summaries, cpu, halide_version):
-    """Merges this CPU's results into each table (other CPUs' rows stay) and re-picks each kernel's
-    build winner over every recorded CPU."""
+def frozen_dir_of(tables_dir):
+    """Where the frozen schedules the tables name live: generators/schedules/frozen next to tuned/."""
+    return os.path.join(os.path.dirname(os.path.abspath(tables_dir)), "frozen")
+
+
+def write_tables(tables_dir, summaries, cpu, halide_version, work_dir):
+    """Merges this CPU's results into each table (other CPUs' rows stay), re-picks each kernel's build
+    winner over every recorded CPU, and copies the frozen schedule of every winner that has one
+    (from this run's candidates in `work_dir`) next to the tables."""
     os.makedirs(tables_dir, exist_ok=True)
     today = datetime.date.today().isoformat()
+    frozen_sources = {}
     for table in sorted({s["table"] for s in summaries}):
         data = load_table(tables_dir, table)
         for s in (s for s in summaries if s["table"] == table):
@@ -38,11 +50,20 @@ def write_tables(tables_dir, summaries, cpu, halide_version):
                 entry = data.setdefault("runtime", {"knobs": {}, "winner": "hand", "by_cpu": {}})
             else:
                 entry = data["kernels"].setdefault(s["kernel"], {"knobs": {}, "winner": "hand", "by_cpu": {}})
+            for c in s["candidates"].values():
+                if c.get("frozen_source"):
+                    frozen_sources[c["knobs"]["frozen_schedule"]] = os.path.join(work_dir, c["frozen_source"])
             entry["by_cpu"][cpu] = {
                 "knobs": s["knobs"], "winner": s["winner"], "date": today, "halide": halide_version,
                 "noise": round(s["noise"], 4), "nodes": s["nodes"],
                 "candidates": {label: _rounded(c) for label, c in sorted(s["candidates"].items())}}
             entry["winner"], entry["knobs"] = winners.pick_over_cpus(entry["by_cpu"])
+        for row in list(data["kernels"].values()) + ([data["runtime"]] if "runtime" in data else []):
+            for knobs in [row["knobs"]] + [c["knobs"] for c in row["by_cpu"].values()]:
+                stem = knobs.get("frozen_schedule")
+                if stem in frozen_sources:
+                    os.makedirs(frozen_dir_of(tables_dir), exist_ok=True)
+                    shutil.copyfile(frozen_sources[stem], os.path.join(frozen_dir_of(tables_dir), stem + ".cpp"))
         path = table_path(tables_dir, table)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
@@ -53,6 +74,7 @@ def write_tables(tables_dir, summaries, cpu, halide_version):
 
 def _rounded(c):
     out = dict(c)
+    out.pop("frozen_source", None)  # a path in the run's work directory
     for key in ("score", "worst_ratio"):
         if out.get(key) is not None:
             out[key] = round(out[key], 4)
@@ -61,11 +83,16 @@ def _rounded(c):
     return out
 
 
+def _timed(c):
+    return c is not None and c["status"] in ("passed", NODES_ONLY)
+
+
 def _ratio_text(c, key):
-    if c is None or c["status"] != "passed":
+    if not _timed(c):
         return "—" if c is None else c["status"]
     r = c["ratios"].get(key)
-    return f"{r:.2f}" if r is not None else "—"
+    mark = "*" if c["status"] == NODES_ONLY else ""
+    return f"{r:.2f}{mark}" if r is not None else "—"
 
 
 def write_report(work_dir, table, summaries, cpu, halide_version, command):
@@ -78,7 +105,10 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
              f"`tools/tune.sh {command}`", "",
              "Times are medians of interleaved samples in one process; ratios are to the hand default "
              "(below 1 is faster). *best knobs*: the best hand-knob candidate; *winner*: what the build takes "
-             "(the hand default unless a buildable candidate beats it by more than the noise).", "",
+             "(the hand default unless a buildable candidate beats it by more than the noise). A ratio marked * "
+             "is an autoscheduled candidate that computes wrong results on the tiny nodes (its splits assume "
+             "inputs at least as large as its estimates) but right ones on the tuning nodes: timed for "
+             "comparison, it cannot win.", "",
              "| kernel | node @ threads | hand (us) | adams2019 | li2018 | mullapudi2016 | best knobs | winner |",
              "|---|---|---|---|---|---|---|---|"]
     plot_rows = []
@@ -99,12 +129,12 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
             lines.append("| " + " | ".join(row) + " |")
             plot_rows.append((f"{s['kernel'].replace('onnxpool_', '')}\n{key.split(':')[0]}@{key.split('@')[-1]}",
                               {a: cands[a]["ratios"].get(key) for a in ("adams2019", "li2018", "mullapudi2016")
-                               if a in cands and cands[a]["status"] == "passed"},
+                               if _timed(cands.get(a))},
                               cands[best_knobs]["ratios"].get(key) if best_knobs else None))
     rejected = [(s["kernel"], l, c) for s in summaries for l, c in s["candidates"].items()
                 if c["status"] not in ("passed",)]
     if rejected:
-        lines += ["", "Candidates that did not pass (they can never win):", ""]
+        lines += ["", "Candidates that did not pass every check (they can never win):", ""]
         lines += [f"- {k} {l}: {c['status']}: {c['reason'][:200]}" for k, l, c in rejected]
     lines.append("")
     with open(md, "w") as f:

@@ -2,18 +2,24 @@
 interrupted run keeps everything it measured and a rerun skips it.
 
 Every record carries what makes it valid: the kernel, the Halide target, the candidate, the CPU it
-ran on (for checks and timings), the Halide version and a hash of the generator sources. A record
-whose Halide version or generator hash differs from the current ones is ignored, not reused."""
+ran on (for checks and timings), the Halide version, a hash of the generator sources and one of the
+checking sources (runner, runtime, the tests' reference). A record whose Halide version or generator
+hash differs from the current ones is ignored, not reused, and so is a check or time record whose
+checking hash differs."""
+
+# Records that the checking code produced: a change to it invalidates them.
+CHECKED_KINDS = ("check", "time")
 
 import json
 import os
 
 
 class ResultsDb:
-    def __init__(self, path, halide_version, generator_hash):
+    def __init__(self, path, halide_version, generator_hash, checker_hash):
         self.path = path
         self.halide_version = halide_version
         self.generator_hash = generator_hash
+        self.checker_hash = checker_hash
         self.records = []
         self.stale = 0
         if os.path.exists(path):
@@ -27,13 +33,16 @@ class ResultsDb:
                     except json.JSONDecodeError:
                         # A line cut short by a kill: everything before it stands.
                         continue
-                    if record.get("halide") != halide_version or record.get("generator_hash") != generator_hash:
+                    if (record.get("halide") != halide_version or record.get("generator_hash") != generator_hash
+                            or (record.get("kind") in CHECKED_KINDS and record.get("checker_hash") != checker_hash)):
                         self.stale += 1
                         continue
                     self.records.append(record)
 
     def add(self, record):
         record = dict(record, halide=self.halide_version, generator_hash=self.generator_hash)
+        if record.get("kind") in CHECKED_KINDS:
+            record["checker_hash"] = self.checker_hash
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         with open(self.path, "a+b") as f:
             # A line a kill cut short gets its own line ended first.

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A real tuning run through tools/tuning/tune.py on one small kernel (1D float32 MaxPool, SSE4.1,
-which every x86-64 CPU runs): the hand default, two knob settings, one autoscheduler and a candidate
-made wrong on purpose (the test-only knob test_fault). Checks that bad input is refused before
-anything is written, that timings are recorded, that the wrong candidate is rejected and never wins,
-that the table and report are written, and that a rerun (also after an interruption) resumes
-instead of measuring again."""
+which every x86-64 CPU runs): the hand default, two knob settings, one autoscheduler (Adams2019,
+frozen into source) and a candidate made wrong on purpose (the test-only knob test_fault). Checks
+that bad input is refused before anything is written, that timings are recorded, that the frozen
+autoscheduled schedule is right on the tiny nodes, that the wrong candidate is rejected and never
+wins, that the table and report are written, and that a rerun (also after an interruption or a
+change to the checking code) resumes instead of measuring again."""
 
 import argparse
 import json
@@ -15,7 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL = "onnxpool_maxpool_float32_1d"
-CANDIDATES = {"hand", "vector_multiple=2", "vector_multiple=4", "li2018", "test_fault=true"}
+CANDIDATES = {"hand", "vector_multiple=2", "vector_multiple=4", "adams2019", "test_fault=true"}
 failures = []
 
 
@@ -49,7 +50,7 @@ def main():
     tables = os.path.join(work, "tables")
     common = ["--build-dir", a.build_dir, "--work-dir", work, "--tables-dir", tables, "--ops", "maxpool",
               "--shapes", "maxpool:1x4x301:k3:s2:p1x1", "maxpool:2x3x64:k2:s2", "--kernels", KERNEL,
-              "--targets", "sse41", "--knob", "vector_multiple=0,2,4", "--autoschedulers", "li2018", "--test-fault",
+              "--targets", "sse41", "--knob", "vector_multiple=0,2,4", "--autoschedulers", "adams2019", "--test-fault",
               "--threads", "1", "--rounds", "3", "--sample-ms", "1", "--jobs", "2"]
 
     # Bad input: a clear error naming the valid values, and nothing written.
@@ -78,11 +79,23 @@ def main():
         expect(checks.get(label, {}).get("reached", 0) > 20, f"{label}: its checks reached it on too few nodes")
     fault = checks.get("test_fault=true", {})
     expect(fault.get("status") == "rejected" and fault.get("reason"), "the wrong candidate was not rejected")
-    li = checks.get("li2018", {}).get("status") or generated.get("li2018", {}).get("status")
-    expect(li in ("passed", "rejected", "failed"), f"li2018 has no outcome ({li})")
+    # Adams2019's splits (ShiftInwards) break on inputs under their factors; frozen with GuardWithIf
+    # tails, its schedule must be right on every tiny node, and be timed.
+    adams = generated.get("adams2019", {})
+    expect(adams.get("status") == "ok" and adams.get("frozen"), f"adams2019 was not frozen: {adams}")
+    frozen_source = os.path.join(work, adams.get("frozen_source") or "missing")
+    expect(os.path.exists(frozen_source), "the frozen schedule's source is missing")
+    if os.path.exists(frozen_source):
+        with open(frozen_source) as f:
+            text = "\n".join(line for line in f if not line.lstrip().startswith("//"))
+        expect("ONNXPOOL_FROZEN_SCHEDULE" in text and "ShiftInwards" not in text and "RoundUp" not in text,
+               "the frozen source keeps an unsafe tail or lacks its entry point")
+    expect(checks.get("adams2019", {}).get("status") == "passed"
+           and checks.get("adams2019", {}).get("reached", 0) > 20,
+           f"the frozen adams2019 schedule failed the tiny checks: {checks.get('adams2019')}")
     times = [x for x in first if x["kind"] == "time"]
     timed = {x["candidate_label"] for x in times}
-    expect({"hand", "vector_multiple=2", "vector_multiple=4"} <= timed, f"timed only {sorted(timed)}")
+    expect({"hand", "vector_multiple=2", "vector_multiple=4", "adams2019"} <= timed, f"timed only {sorted(timed)}")
     expect("test_fault=true" not in timed, "the rejected candidate was timed")
     expect(all(len(x["samples_us"]) == 3 and min(x["samples_us"]) > 0 and x["reached"] for x in times),
            "a timing record lacks its 3 positive samples or did not reach the candidate")
@@ -98,6 +111,12 @@ def main():
     expect(cpu_row.get("candidates", {}).get("test_fault=true", {}).get("status") == "rejected",
            "the table does not record the rejection")
     expect(cpu_row.get("candidates", {}).get("hand", {}).get("score") == 1.0, "the hand default's score is not 1")
+    adams_row = cpu_row.get("candidates", {}).get("adams2019", {})
+    expect(adams_row.get("buildable") and adams_row.get("knobs", {}).get("frozen_schedule") == adams.get("frozen_stem"),
+           f"the table does not offer the frozen adams2019 schedule to the build: {adams_row}")
+    if row.get("knobs", {}).get("frozen_schedule"):
+        expect(os.path.exists(os.path.join(work, "frozen", row["knobs"]["frozen_schedule"] + ".cpp")),
+               "a frozen schedule won, but its source was not written next to the tables")
     with open(os.path.join(work, "report-x86-64-sse41.md")) as f:
         expect(KERNEL in f.read(), "the report does not name the kernel")
 
@@ -118,6 +137,21 @@ def main():
     expect(sum(x["kind"] == "generate" for x in after) == len(kept), "the resumed run generated again")
     expect({x["candidate_label"] for x in after if x["kind"] == "time"} >= {"hand", "vector_multiple=2"},
            "the resumed run did not time again")
+
+    # Checks and timings made by other checking code (another checker_hash) are stale: they are
+    # redone, and the candidates are not generated again.
+    stale = records_tolerant(db)
+    expect(all(x.get("checker_hash") for x in stale if x["kind"] in ("check", "time")),
+           "a check or time record carries no checker_hash")
+    with open(db, "w") as f:
+        f.writelines(json.dumps(dict(x, checker_hash="0") if x["kind"] in ("check", "time") else x) + "\n"
+                     for x in stale)
+    r = tune(common)
+    redone = records_tolerant(db)[len(stale):]
+    expect(r.returncode == 0, "the run after a checking-code change failed")
+    expect(not any(x["kind"] == "generate" for x in redone), "a checking-code change regenerated candidates")
+    expect({x["label"] for x in redone if x["kind"] == "check"} >= {"hand", "test_fault=true"},
+           "a checking-code change did not check again")
     print("\n".join(["", f"{len(failures)} failure(s)"] + failures))
     return 1 if failures else 0
 

@@ -6,8 +6,11 @@
    recorded CPUs, or the ONNXPOOL_TUNED_FOR CPU's), and none where there is no row.
 2. Regenerating a sample of kernels from the manifest's command and those knobs gives the built
    objects byte for byte: the tables alone decide the kernels, so two builds from the same tables
-   are identical. The sample is every kernel with tuned knobs (at most MAX_TUNED) and one
-   hand-default kernel per target."""
+   are identical. The sample is every kernel with tuned knobs (at most MAX_TUNED), every kernel
+   built from a frozen autoscheduled schedule, and one hand-default kernel per target.
+3. Every kernel built from a frozen autoscheduled schedule (knob frozen_schedule) passes the tuning
+   checks' tiny nodes and edge widths against the reference (onnxpool_tune_runner check --tiny) on
+   its CPU variant, where this CPU runs it: autoscheduled splits are where small inputs break."""
 
 import argparse
 import filecmp
@@ -18,6 +21,11 @@ import sys
 import tempfile
 
 MAX_TUNED = 4
+# Tuning table -> (onnxpool::cpu_variant_name, the /proc/cpuinfo flags it needs), as tools/tuning/tune.py.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tune import CPU_TARGETS, cpu_info  # noqa: E402
+
+VARIANTS = {table: (variant, flags) for table, variant, flags in CPU_TARGETS.values()}
 
 
 def expected_knobs(tables_dir, table, kernel, tuned_for, cache={}):
@@ -46,7 +54,7 @@ def main():
     compiled = {(r["kernel"], r["target"]): r["knobs"] for r in map(json.loads, out.splitlines())}
     hand_only = a.hand_only.upper() in ("ON", "TRUE", "1", "YES")
 
-    failures, tuned, checked = [], [], 0
+    failures, tuned, frozen, checked = [], [], [], 0
     for name, kernel in sorted(manifest.items()):
         for t in kernel["targets"]:
             want = [] if hand_only else expected_knobs(a.tables_dir, t["table"], name, a.tuned_for)
@@ -60,9 +68,11 @@ def main():
                                 f"library {have_library}")
             if want:
                 tuned.append((name, t))
+            if any(k.startswith("frozen_schedule=") for k in want):
+                frozen.append((name, t))
     print(f"{checked} compiled kernels carry their table's knobs; {len(tuned)} of them tuned")
 
-    sample = tuned[:MAX_TUNED]
+    sample = tuned[:MAX_TUNED] + [f for f in frozen if f not in tuned[:MAX_TUNED]]
     seen_tables = set()
     for name in ("onnxpool_maxpool_float32_1d", "onnxpool_globalaveragepool_float32"):
         for t in manifest[name]["targets"]:
@@ -75,7 +85,7 @@ def main():
             k = manifest[name]
             fn = t["function"]
             cmd = [env["generator"], "-g", k["generator"], "-f", fn, "-n", fn, "-e", "object", "-o", tmp,
-                   f"target={t['target']}"] + k["params"] + t["knobs"]
+                   f"target={t['target']}"] + k["params"] + t.get("knob_args", t["knobs"])
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 failures.append(f"{fn}: regenerating failed: {r.stderr[-500:]}")
@@ -86,6 +96,21 @@ def main():
                 print(f"{fn} ({t['table']}, knobs {' '.join(t['knobs']) or 'hand defaults'}): identical")
     if checked == 0:
         failures.append("the manifest lists no kernel")
+
+    _, flags = cpu_info()
+    for name, t in frozen:
+        variant, needs = VARIANTS.get(t["table"], (None, ()))
+        if variant is None or not set(needs) <= flags:
+            print(f"{t['function']} ({t['table']}): frozen schedule, not run: this CPU lacks {t['table']}")
+            continue
+        r = subprocess.run([env["runner"], "check", "--kernel", name, "--variant", variant, "--tiny"],
+                           capture_output=True, text=True)
+        result = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 and r.stdout.strip() else {}
+        if result.get("status") != "passed":
+            failures.append(f"{t['function']}: its frozen schedule fails the tiny checks: "
+                            f"{result.get('reason') or r.stderr[-500:]}")
+        else:
+            print(f"{t['function']} ({t['table']}): frozen schedule right on {result['checked']} tiny nodes")
     print("\n".join([f"{len(failures)} failure(s)"] + failures))
     return 1 if failures else 0
 

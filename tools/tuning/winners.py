@@ -77,7 +77,8 @@ def pick_over_cpus(by_cpu):
     best, best_score, best_knobs = "hand", 1.0, {}
     for label in sorted(labels):
         entries = [c["candidates"][label] for c in cpus]
-        if label == "hand" or not all(e.get("buildable") and e.get("score") for e in entries):
+        if label == "hand" or not all(e.get("buildable") and e.get("score") and e.get("status") == "passed"
+                                      for e in entries):
             continue
         if not all(e["score"] < 1.0 - c["noise"] and e["worst_ratio"] <= 1.0 + c["noise"]
                    for e, c in zip(entries, cpus)):

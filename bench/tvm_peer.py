@@ -20,6 +20,7 @@ TuneContext), and for the search psutil, cloudpickle, xgboost and scipy.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -106,11 +107,13 @@ class TvmCompiler:
             start = time.monotonic()
             # Each round appends to the JSON records, which the next round's
             # evolutionary search starts from: a time budget out of trial counts.
-            ms.relax_integration.tune_relax(
-                lowered, None, target, str(work_dir), max_trials_global=TRIALS_PER_ROUND,
-                num_trials_per_iter=TRIALS_PER_ROUND, seed=rounds,
-                builder=ms.builder.LocalBuilder(timeout_sec=BUILD_TIMEOUT_S),
-                runner=ms.runner.LocalRunner(timeout_sec=BUILD_TIMEOUT_S))
+            # MetaSchedule logs every trial to stdout; those lines go to a file next to its records.
+            with open(work_dir / "tuning.log", "a") as log, contextlib.redirect_stdout(log):
+                ms.relax_integration.tune_relax(
+                    lowered, None, target, str(work_dir), max_trials_global=TRIALS_PER_ROUND,
+                    num_trials_per_iter=TRIALS_PER_ROUND, seed=rounds,
+                    builder=ms.builder.LocalBuilder(timeout_sec=BUILD_TIMEOUT_S),
+                    runner=ms.runner.LocalRunner(timeout_sec=BUILD_TIMEOUT_S))
             spent += time.monotonic() - start
             rounds += 1
             stamp.write_text(json.dumps({"seconds": spent, "rounds": rounds}) + "\n")
@@ -154,4 +157,4 @@ class TvmCompiler:
         def call():
             result["y"] = main(tensor)
 
-        return call, lambda: result["y"].numpy(), f"{label}, {threads} threads"
+        return call, lambda: result["y"].numpy(), f"{label}, {threads} thread{'s' if threads != 1 else ''}"

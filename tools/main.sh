@@ -8,8 +8,9 @@
 # ONNXPOOL_BENCH_NO_TORCH=1 skips PyTorch (and its 2.5 GB download, see
 # tools/requirements-bench.txt); the report then has no torch rows.
 # ONNXPOOL_BENCH_NO_TVM=1 skips Apache TVM (about 700 MB, and MetaSchedule's
-# tuning: ONNXPOOL_BENCH_TVM_BUDGET_S seconds per case, default 90, the first
-# time on a machine; its records under build/tvm-tuning/ are reused after).
+# tuning: ONNXPOOL_BENCH_TVM_BUDGET_S seconds per case, default 90, about 25
+# minutes the first time on a machine; its records under build/tvm-tuning/
+# are reused after).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -57,7 +58,7 @@ printf '\n== Benchmark, every operator (about 6 minutes; run it on a quiet machi
 mkdir -p out/bench
 printf -- '-- C++: onnxpool, oneDNN, XNNPACK, bandwidth floor (about 4 minutes)\n'
 build/bench/onnxpool_bench --benchmark_out=out/bench/onnxpool_bench.json --benchmark_out_format=json
-printf -- '\n-- Python peers: %s (about 2 minutes; with TVM, its first tuning adds about 20)\n' "${python_peers[*]}"
+printf -- '\n-- Python peers: %s (about 2 minutes; with TVM, its first tuning on a machine adds about 25)\n' "${python_peers[*]}"
 .venv/bin/python bench/python_peers.py -o out/bench/python_peers.json \
   --peers "$(IFS=,; echo "${python_peers[*]}")" --tvm-budget-s "${ONNXPOOL_BENCH_TVM_BUDGET_S:-90}"
 .venv/bin/python tools/bench_report.py out/bench/onnxpool_bench.json out/bench/python_peers.json \

@@ -45,8 +45,8 @@ def frozen_source(schedule_header, autoscheduler, kernel, table, target, provena
     lines = [
         f"// {kernel} for {target}:",
         f"// the schedule {autoscheduler} planned, frozen by tools/tune.sh ({provenance}).",
-        f"// Every split's tail is GuardWithIf: {changed} tails were changed, which break on inputs",
-        "// smaller than their split factors (tools/tuning/freeze.py says why).",
+        f"// Every split's tail is GuardWithIf ({changed} changed from tails that break on inputs",
+        "// smaller than their split factors; tools/tuning/freeze.py says why).",
         "// Regenerate with tools/tune.sh rather than editing by hand.",
         '#include "frozen_schedule.h"',
         "",

@@ -12,6 +12,7 @@ CHECKED_KINDS = ("check", "time")
 
 import json
 import os
+import threading
 
 
 class ResultsDb:
@@ -22,6 +23,8 @@ class ResultsDb:
         self.checker_hash = checker_hash
         self.records = []
         self.stale = 0
+        # Candidates are generated and checked from several threads at once.
+        self.lock = threading.Lock()
         if os.path.exists(path):
             with open(path) as f:
                 for number, line in enumerate(f, 1):
@@ -43,6 +46,11 @@ class ResultsDb:
         record = dict(record, halide=self.halide_version, generator_hash=self.generator_hash)
         if record.get("kind") in CHECKED_KINDS:
             record["checker_hash"] = self.checker_hash
+        with self.lock:
+            self._append(record)
+        return record
+
+    def _append(self, record):
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         with open(self.path, "a+b") as f:
             # A line a kill cut short gets its own line ended first.
@@ -54,7 +62,6 @@ class ResultsDb:
             f.flush()
             os.fsync(f.fileno())
         self.records.append(record)
-        return record
 
     def find(self, **match):
         """The last record whose fields equal `match`."""

@@ -369,25 +369,31 @@ class Tuner:
                 progress.step(f"{kernel['name']} on {target['table']}: "
                               f"{'recorded' if gen.get('recorded') else 'generated'} {c['label']}: {gen['status']}"
                               + (f" ({gen['reason'][:200]})" if gen["status"] != "ok" else ""))
-        passed = []
-        for c in cands:
+        def check_one(c):
+            """The candidate's check (and the nodes-only one of an autoscheduled candidate wrong on
+            the tiny nodes); True when it is to be timed."""
             cand, gen = results[c["label"]]
             if gen["status"] != "ok":
                 progress.step(f"{kernel['name']}: {c['label']} not checked (generation failed)")
-                continue
+                return False
             chk = self.check(kernel, target, variant, cand, gen, nodes)
             progress.step(f"{kernel['name']}: {'recorded check of' if chk.get('recorded') else 'checked'} "
                           f"{c['label']}: {chk['status']}"
                           + (f" ({chk['reason'][:300]})" if chk["status"] != "passed" else ""))
             if chk["status"] == "passed":
-                passed.append((cand, gen))
-            elif chk["status"] == "rejected" and cand["autoscheduler"]:
+                return True
+            if chk["status"] == "rejected" and cand["autoscheduler"]:
                 # Autoscheduled splits assume inputs as large as the estimates (halide#5070): timed
                 # on the tuning nodes when right there, for the report; it cannot win.
                 on_nodes = self.check(kernel, target, variant, cand, gen, nodes, tiny=False)
                 progress.step(f"{kernel['name']}: {c['label']} on the tuning nodes alone: {on_nodes['status']}", 0)
-                if on_nodes["status"] == "passed":
-                    passed.append((cand, gen))
+                return on_nodes["status"] == "passed"
+            return False
+
+        # Checks time nothing, so they run side by side; the timing below runs alone.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
+            to_time = list(pool.map(check_one, cands))
+        passed = [results[c["label"]] for c, keep in zip(cands, to_time) if keep]
         if not any(c["label"] == "hand" for c, _ in passed):
             print(f"    {kernel['name']}: the hand default did not pass its checks; nothing to time", flush=True)
             progress.step("skipped timing", len(self.args.threads))
@@ -655,7 +661,7 @@ def parse_args(argv):
     p.add_argument("--sample-ms", type=float, default=5.0, help="milliseconds of repeated calls per sample")
     p.add_argument("--budget-minutes", type=float, default=0, help="stop starting kernels after this long (0: none)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="candidates generated at once")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="candidates generated (and checked) at once")
     p.add_argument("--generate-timeout", type=int, default=900)
     p.add_argument("--check-timeout", type=int, default=900)
     p.add_argument("--time-timeout", type=int, default=1800)

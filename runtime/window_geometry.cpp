@@ -14,8 +14,13 @@ constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
 
 std::string prefix(const PoolAttributes& a) { return std::string(op_name(a.op)) + ": "; }
 
-// floor(a / b) and ceil(a / b) for a >= 0, b > 0.
+// ceil(a / b) for a >= 0, b > 0.
 int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+// floor(a / b) and ceil(a / b) for any a, b > 0 (C++ division truncates
+// towards zero, which is neither for a negative a).
+int64_t floor_div_signed(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
+int64_t ceil_div_signed(int64_t a, int64_t b) { return a / b + (a % b != 0 && a > 0); }
 
 Status resolve_axis(const PoolAttributes& a, size_t axis, int64_t in, AxisWindow* w) {
   w->input = in;
@@ -50,22 +55,28 @@ Status resolve_axis(const PoolAttributes& a, size_t axis, int64_t in, AxisWindow
                                     " exceeds 2^31 - 1");
   }
   const int64_t padded = in + w->pad_begin + w->pad_end;
-  if (padded < dilated) {
-    return Status::invalid_argument(
-        prefix(a) + "the dilated kernel (kernel_shape " + std::to_string(w->kernel) + ", dilations " +
-        std::to_string(w->dilation) + ": " + std::to_string(dilated) + " taps wide) is larger than the padded input (" +
-        std::to_string(padded) + ") on spatial axis " + std::to_string(axis) + " of X");
-  }
+  // span < 0: the window is wider than the padded input. ONNX's output-size
+  // formula still gives a size for a small overhang: in floor mode 0 while it
+  // is at most a stride (an empty output, as onnx.reference gives); in ceil
+  // mode 1 while it is under a stride (the one window holds every tap inside
+  // X), 0 while under two. Beyond, the size is negative: no shape.
   const int64_t span = padded - dilated;
   // SAME_* fixes the output at ceil(in / stride); VALID is zero pads, and
   // ceil_mode applies to it as to explicit pads (ONNX shape inference, onnxruntime).
   const bool same = a.auto_pad == AutoPad::kSameUpper || a.auto_pad == AutoPad::kSameLower;
   if (a.ceil_mode && !same) {
-    w->output = ceil_div(span, w->stride) + 1;
+    w->output = ceil_div_signed(span, w->stride) + 1;
     // The last window must start inside the input or the begin padding.
-    if ((w->output - 1) * w->stride >= in + w->pad_begin) --w->output;
+    if (w->output > 0 && (w->output - 1) * w->stride >= in + w->pad_begin) --w->output;
   } else {
-    w->output = span / w->stride + 1;
+    w->output = floor_div_signed(span, w->stride) + 1;
+  }
+  if (w->output < 0) {
+    return Status::invalid_argument(
+        prefix(a) + "the dilated kernel (kernel_shape " + std::to_string(w->kernel) + ", dilations " +
+        std::to_string(w->dilation) + ": " + std::to_string(dilated) + " taps wide) is larger than the padded input (" +
+        std::to_string(padded) + ") on spatial axis " + std::to_string(axis) +
+        " of X by more than the stride allows: the output size would be negative");
   }
   // The kernels compute tap positions (o * stride - pad_begin + r * dilation)
   // in int32. (output - 1) * stride <= span + stride cannot overflow int64.

@@ -353,11 +353,13 @@ TEST_F(InvalidInput, WrongIndicesTypeOrShape) {
   EXPECT_TRUE(outputs_untouched());
 }
 
-TEST_F(InvalidInput, DilatedKernelLargerThanThePaddedInput) {
-  // 3 taps 3 apart cover 7 > 5 + 1 rows.
+TEST_F(InvalidInput, DilatedKernelWiderThanThePaddedInputByMoreThanAStride) {
+  // 3 taps 4 apart cover 9 rows, 3 more than 5 + 1 with stride 1: ONNX's
+  // output size floor((6 - 9) / 1) + 1 is negative. (An overhang within a
+  // stride is valid: window_wider_than_input_test.cpp.)
   PoolAttributes attributes;
   ASSERT_TRUE(PoolAttributes::parse(PoolOp::kMaxPool,
-                                    Attributes().set("kernel_shape", Ints{3, 1}).set("dilations", Ints{3, 1}).set("pads", Ints{1, 0, 0, 0}),
+                                    Attributes().set("kernel_shape", Ints{3, 1}).set("dilations", Ints{4, 1}).set("pads", Ints{1, 0, 0, 0}),
                                     &attributes).is_ok());
   Ints shape;
   EXPECT_TRUE(rejected(onnxpool::infer_output_shape(attributes, X.shape(), &shape), StatusCode::kInvalidArgument,

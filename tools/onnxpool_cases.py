@@ -305,19 +305,29 @@ def geometry(op: str, attributes: dict, spatial) -> Geometry:
             pb, pe = pads[axis], pads[axis + rank]
         else:
             raise ValueError(f"auto_pad {auto_pad!r}")
+        # Negative when the window is wider than the padded input: the formula (floor and ceil of
+        # the real quotient) still gives 0 or 1 outputs for an overhang within a stride or two.
         span = n + pb + pe - keff
-        if span < 0:
-            raise ValueError("the dilated kernel is larger than the padded input")
         size = (-(-span // s) if ceil_mode else span // s) + 1
         # A ceil_mode window that would start in the end padding is dropped.
-        if ceil_mode and (size - 1) * s >= n + pb:
+        if ceil_mode and size > 0 and (size - 1) * s >= n + pb:
             size -= 1
+        if size < 0:
+            raise ValueError("the dilated kernel is wider than the padded input by more than a stride")
         if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
             assert size == -(-n // s), (n, s, keff, size)
         pads_begin.append(pb)
         pads_end.append(pe)
         out.append(size)
     return Geometry(kernel, strides, dilations, pads_begin, pads_end, out)
+
+
+def window_wider_than_padded_input(op: str, attributes: dict, spatial) -> bool:
+    """Whether some axis's dilated kernel is wider than its padded input (a valid node while the
+    overhang is within a stride: geometry gives 0 or 1 outputs there)."""
+    g = geometry(op, attributes, spatial)
+    return any((k - 1) * d + 1 > n + pb + pe
+               for k, d, n, pb, pe in zip(g.kernel, g.dilations, spatial, g.pads_begin, g.pads_end))
 
 
 def output_shape(op: str, attributes: dict, x_shape) -> tuple[int, ...]:

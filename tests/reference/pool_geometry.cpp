@@ -90,11 +90,15 @@ WindowGeometry window_geometry(const PoolSpec& spec, const std::vector<int64_t>&
     }
     if (g.pad_begin[axis] < 0 || g.pad_end[axis] < 0) throw std::invalid_argument("reference: negative pads");
 
+    // Negative when the window is wider than the padded input: ONNX's formula,
+    // with floor and ceil of the real quotient, still gives 0 or 1 outputs for
+    // an overhang within a stride or two.
     const int64_t span = in + g.pad_begin[axis] + g.pad_end[axis] - window;
-    if (span < 0) throw std::invalid_argument("reference: dilated kernel larger than the padded input");
-    int64_t out = (spec.ceil_mode ? ceil_div(span, stride) : span / stride) + 1;
+    const int64_t quotient = span / stride, rest = span % stride;
+    int64_t out = (spec.ceil_mode ? quotient + (rest > 0) : quotient - (rest < 0)) + 1;
     // A ceil-mode window that would start inside the end padding is dropped.
-    if (spec.ceil_mode && (out - 1) * stride >= in + g.pad_begin[axis]) --out;
+    if (spec.ceil_mode && out > 0 && (out - 1) * stride >= in + g.pad_begin[axis]) --out;
+    if (out < 0) throw std::invalid_argument("reference: dilated kernel wider than the padded input by more than a stride");
     g.output[axis] = out;
   }
   return g;

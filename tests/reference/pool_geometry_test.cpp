@@ -126,12 +126,22 @@ TEST(PoolGeometry, DefaultsAndAsymmetricPadsPerAxis) {
   EXPECT_EQ(g.output, (Ints{5, 5}));  // 4+3-3+1, 5+1-2+1
 }
 
-TEST(PoolGeometry, RejectsADilatedKernelLargerThanThePaddedInput) {
-  PoolSpec spec = spec_1d(3, 1, 2);  // covers 5
-  spec.pads = {0, 1};
+TEST(PoolGeometry, ADilatedKernelWiderThanThePaddedInput) {
+  PoolSpec spec = spec_1d(3, 1, 2);  // covers 5, stride 1
+  spec.pads = {0, 1};                // 4 wide, over by one stride: floor((4 - 5) / 1) + 1 = 0
+  EXPECT_EQ(window_geometry(spec, {3}).output, Ints{0});
+  spec.ceil_mode = true;             // ceil(-1 / 1) + 1 = 0 too
+  EXPECT_EQ(window_geometry(spec, {3}).output, Ints{0});
+  spec.ceil_mode = false;
+  spec.pads = {0, 0};                // 3 wide, over by two strides: a negative size
   EXPECT_THROW(window_geometry(spec, {3}), std::invalid_argument);
   spec.pads = {1, 1};
   EXPECT_EQ(window_geometry(spec, {3}).output, Ints{1});
+  PoolSpec strided = spec_1d(5, 3);  // over by 1, under a stride of 3
+  strided.ceil_mode = true;          // ceil(-1 / 3) + 1 = 1: one window over all of X
+  EXPECT_EQ(window_geometry(strided, {4}).output, Ints{1});
+  strided.ceil_mode = false;         // floor(-1 / 3) + 1 = 0
+  EXPECT_EQ(window_geometry(strided, {4}).output, Ints{0});
 }
 
 }  // namespace

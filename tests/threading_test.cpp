@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "onnxpool/pooling.h"
 #include "support/float_type_info.h"
@@ -152,6 +155,80 @@ TEST_F(Threading, ConcurrentCallersOfEveryOperatorMatchReference) {
     EXPECT_TRUE(outcomes[t].failures.empty()) << "caller " << t << " (" << op << "): " << outcomes[t].report();
     EXPECT_TRUE(large_failures[t].empty()) << "caller " << t << " (" << op << ") large case: " << large_failures[t];
   }
+}
+
+// Callers keep running checked cases while another thread keeps changing
+// the process-wide settings under them: the kernels' thread count, the CPU
+// variant limit and the backend (to OpenCL and back, where it runs). Every
+// call must still succeed and match the reference, whichever settings it
+// caught. Bounded in time, not in iterations.
+TEST_F(Threading, SettingsChangedUnderConcurrentCallersNeverBreakACall) {
+  // The operators whose float32 kernels every backend has (the OpenCL build
+  // has no float32 LpPool range pass); ConcurrentCallersOfEveryOperator
+  // covers the Lp pools.
+  const std::vector<onnxpool::PoolOp> ops{onnxpool::PoolOp::kMaxPool, onnxpool::PoolOp::kAveragePool,
+                                          onnxpool::PoolOp::kGlobalMaxPool, onnxpool::PoolOp::kGlobalAveragePool};
+  const int callers_count = static_cast<int>(ops.size());
+  const auto duration = std::chrono::milliseconds(1500);
+  const onnxpool::Backend home = onnxpool::active_backend();
+  auto case_right = [&](onnxpool::PoolOp op, uint64_t stream) {
+    return op == onnxpool::PoolOp::kMaxPool ? bool(library_matches_reference(large_case(ElementType::kFloat32, stream)))
+                                            : bool(pool_matches_reference(large_pool_case(op, ElementType::kFloat32, stream)));
+  };
+  // The other backend this process can really run these cases on, if any.
+  std::vector<onnxpool::Backend> backends{home};
+  for (onnxpool::Backend b : {onnxpool::Backend::kCpu, onnxpool::Backend::kOpenCL}) {
+    if (b == home || !onnxpool::backend_compiled(b) || !onnxpool::set_backend(b).is_ok()) continue;
+    bool works = true;
+    for (onnxpool::PoolOp op : ops) works = works && case_right(op, kStreamBase + 900);
+    ASSERT_TRUE(onnxpool::set_backend(home).is_ok());
+    if (works) backends.push_back(b);
+  }
+  std::atomic<bool> stop{false};
+  std::atomic<int> calls{0};
+  std::vector<std::string> failures(static_cast<size_t>(callers_count));
+  std::vector<std::thread> callers;
+  for (int t = 0; t < callers_count; ++t) {
+    callers.emplace_back([&, t] {
+      const onnxpool::PoolOp op = ops[static_cast<size_t>(t)];
+      const uint64_t stream = kStreamBase + 800 + static_cast<uint64_t>(t);
+      const MaxPoolCase max_case = large_case(ElementType::kFloat32, stream);
+      const PoolCase pool_case = large_pool_case(op, ElementType::kFloat32, stream);
+      while (!stop.load() && failures[t].empty()) {
+        const testing::AssertionResult result =
+            op == onnxpool::PoolOp::kMaxPool ? library_matches_reference(max_case) : pool_matches_reference(pool_case);
+        if (!result) failures[t] = result.message();
+        calls.fetch_add(1);
+      }
+    });
+  }
+  int changes = 0;
+  const onnxpool::CpuVariant variants[] = {onnxpool::CpuVariant::kAvx2, onnxpool::CpuVariant::kBaseline,
+                                           onnxpool::CpuVariant::kAvx512, onnxpool::CpuVariant::kNative};
+  const int thread_counts[] = {1, 2, 0, 3};
+  const auto end = std::chrono::steady_clock::now() + duration;
+  while (std::chrono::steady_clock::now() < end) {
+    EXPECT_TRUE(onnxpool::set_num_threads(thread_counts[changes % 4]).is_ok());
+    // A variant this CPU lacks is refused with a status; the limit stays.
+    (void)onnxpool::set_cpu_variant_limit(variants[changes % 4]);
+    EXPECT_TRUE(onnxpool::set_backend(backends[static_cast<size_t>(changes) % backends.size()]).is_ok());
+    ++changes;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  stop.store(true);
+  for (std::thread& caller : callers) caller.join();
+  EXPECT_TRUE(onnxpool::set_backend(home).is_ok());
+  EXPECT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative).is_ok());
+  for (int t = 0; t < callers_count; ++t) {
+    EXPECT_TRUE(failures[t].empty()) << "caller " << t << " (" << onnxpool::op_name(ops[t]) << "): " << failures[t];
+  }
+  // Enough of each for the interleavings to matter.
+  EXPECT_GT(changes, 100);
+  EXPECT_GT(calls.load(), 4 * callers_count);
+  std::ostringstream summary;
+  summary << calls.load() << " checked calls across " << changes << " setting changes, backends:";
+  for (onnxpool::Backend b : backends) summary << ' ' << onnxpool::backend_name(b);
+  RecordProperty("summary", summary.str());
 }
 
 TEST_F(Threading, KernelThreadCountsOneTwoAndDefaultForTheOtherOperators) {

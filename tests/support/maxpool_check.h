@@ -17,8 +17,10 @@ namespace onnxpool_test {
 // Parses the attributes, checks infer_output_shape and resolve_pads against
 // the reference geometry, runs max_pool, and compares Y bit for bit (any NaN
 // equals any NaN) and Indices exactly. Also checks that X is left unchanged.
-// Safe to call from several threads at once.
-testing::AssertionResult library_matches_reference(const MaxPoolCase& c);
+// Safe to call from several threads at once. `expected`, when given, is the
+// reference's result for the case, computed earlier (the tuning runner keeps
+// it on disk for its large nodes).
+testing::AssertionResult library_matches_reference(const MaxPoolCase& c, const MaxPoolResult* expected = nullptr);
 
 // Runs the case through the library only (parse, infer_output_shape,
 // max_pool), for tests that state the expected output literally. Indices is

@@ -10,6 +10,7 @@
 #include "onnxpool/pooling.h"
 #include "support/batch_outcome.h"
 #include "support/pool_cases.h"
+#include "support/pool_expectation.h"
 
 namespace onnxpool_test {
 
@@ -22,7 +23,8 @@ onnxpool::Status call_operator(onnxpool::PoolOp op, const onnxpool::PoolAttribut
 // operators, resolve_pads) against the reference geometry, runs the
 // operator, checks that X is unchanged and that Y matches the reference
 // (pool_expectation.h says how closely). Safe to call from several threads.
-testing::AssertionResult pool_matches_reference(const PoolCase& c);
+// `expected`, when given, is expected_pool_result(c), computed earlier.
+testing::AssertionResult pool_matches_reference(const PoolCase& c, const PoolExpectation* expected = nullptr);
 
 // Runs the case through the library only (parse, infer_output_shape, the
 // operator), into a Y pre-filled with a byte pattern.

@@ -165,6 +165,9 @@ class Tuner:
         self.work = os.path.abspath(args.work_dir)
         self.db = ResultsDb(args.db or os.path.join(self.work, "results.jsonl"), self.halide_version,
                             generator_sources_hash(), checker_sources_hash())
+        # The reference's results for the large nodes, shared by every check; one directory per
+        # version of the checking code, so none outlives a change to the reference.
+        self.reference_cache = os.path.join(self.work, "reference-cache", self.db.checker_hash)
         self.interrupted = False
 
     # ---- nodes and the kernels they run ----
@@ -285,7 +288,7 @@ class Tuner:
             return dict(done, recorded=True)
         so = os.path.join(self.work, gen["shared_object"])
         cmd = [self.runner, "check", "--kernel", kernel["name"], "--variant", variant, "--candidate",
-               f"{so}:{gen['function']}"] + (["--tiny"] if tiny else [])
+               f"{so}:{gen['function']}", "--reference-cache", self.reference_cache] + (["--tiny"] if tiny else [])
         for n in nodes:
             cmd += ["--node", n]
         rc, out, err = run(cmd, self.args.check_timeout)
@@ -450,7 +453,8 @@ class Tuner:
                         nodes=sorted(check_nodes))
             chk = self.db.find(**keys)
             if chk is None:
-                cmd = [self.runner, "check", "--variant", variant, "--candidate", candidate_search.runtime_spec(knobs)]
+                cmd = [self.runner, "check", "--variant", variant, "--candidate", candidate_search.runtime_spec(knobs),
+                       "--reference-cache", self.reference_cache]
                 for n in check_nodes:
                     cmd += ["--node", n]
                 rc, out, err = run(cmd, self.args.check_timeout)

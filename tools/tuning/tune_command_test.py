@@ -152,8 +152,38 @@ def main():
     expect(not any(x["kind"] == "generate" for x in redone), "a checking-code change regenerated candidates")
     expect({x["label"] for x in redone if x["kind"] == "check"} >= {"hand", "test_fault=true"},
            "a checking-code change did not check again")
+    check_reference_cache(a.build_dir, work)
     print("\n".join(["", f"{len(failures)} failure(s)"] + failures))
     return 1 if failures else 0
+
+
+def check_reference_cache(build_dir, work):
+    """The runner keeps the reference's result of a large node on disk and checks against what it
+    reads back: a right kernel passes from the cache, and a cache entry changed on purpose makes the
+    same kernel fail, which proves the entry is what the check used."""
+    with open(os.path.join(build_dir, "tools", "tuning", "tuning_env.json")) as f:
+        runner = json.load(f)["runner"]
+    cache = os.path.join(work, "reference-cache-test")
+    shutil.rmtree(cache, ignore_errors=True)
+    node = "maxpool:1x4x256x256:k3x3:s2x2:p1x1x1x1"  # 2^18 input elements: the smallest cached size
+    cmd = [runner, "check", "--kernel", "onnxpool_maxpool_float32_2d", "--variant", "baseline", "--node", node,
+           "--reference-cache", cache]
+
+    def status():
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        return json.loads(r.stdout.strip().splitlines()[-1])["status"] if r.returncode == 0 else f"exit {r.returncode}"
+
+    expect(status() == "passed", "the first check (computing the reference) did not pass")
+    entries = os.listdir(cache) if os.path.isdir(cache) else []
+    if not expect(len(entries) == 1, f"the reference cache holds {entries}, expected one entry"):
+        return
+    expect(status() == "passed", "the check from the cached reference did not pass")
+    path = os.path.join(cache, entries[0])
+    with open(path, "r+b") as f:
+        # Past the key (the node, " seed 1") and Y's type, rank and 4 dimensions: Y's values.
+        f.seek(len(node + " seed 1") + 4 + 4 + 4 * 8 + 400)
+        f.write(b"\x7f" * 8)
+    expect(status() == "rejected", "a changed cache entry went unnoticed: the check did not read the cache")
 
 
 def records_tolerant(db):

@@ -32,7 +32,7 @@ constexpr char kUsage[] =
     "usage: onnxpool_tune_runner knobs\n"
     "       onnxpool_tune_runner route [--variant VARIANT] --node CASE...\n"
     "       onnxpool_tune_runner check --kernel NAME --variant VARIANT [--candidate SO:FUNCTION|runtime:KNOBS]\n"
-    "                                  [--node CASE]... [--tiny] [--seed N]\n"
+    "                                  [--node CASE]... [--tiny] [--seed N] [--reference-cache DIR]\n"
     "       onnxpool_tune_runner time [--kernel NAME] --variant VARIANT --candidate 'LABEL|WHAT'... --node CASE...\n"
     "                                 [--rounds N] [--sample-ms MS] [--threads N]\n"
     "  WHAT     SO:FUNCTION (a build of the kernel), builtin (the library's), or runtime:KNOBS\n"
@@ -41,7 +41,7 @@ constexpr char kUsage[] =
     "  VARIANT  avx512_skylake, avx2_fma_f16c or baseline (onnxpool::cpu_variant_name)\n";
 
 struct Options {
-  std::string mode, kernel, variant;
+  std::string mode, kernel, variant, reference_cache;
   std::vector<std::string> candidates, nodes;
   bool tiny = false;
   uint64_t seed = 1;
@@ -90,6 +90,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--node") o.nodes.push_back(value());
     else if (flag == "--tiny") o.tiny = true;
     else if (flag == "--seed") o.seed = std::strtoull(value().c_str(), nullptr, 10);
+    else if (flag == "--reference-cache") o.reference_cache = value();
     else if (flag == "--rounds") o.rounds = std::atoi(value().c_str());
     else if (flag == "--threads") o.threads = std::atoi(value().c_str());
     else if (flag == "--sample-ms") o.sample_ms = std::atof(value().c_str());
@@ -224,11 +225,12 @@ int check(const Options& o, const Slot& slot, size_t target) {
         tiny_nodes(k.op, k.type, k.spatial_rank, k.variant == onnxpool::detail::KernelVariant::kWithIndices);
     texts.insert(texts.end(), tiny.begin(), tiny.end());
   }
+  const ReferenceCache cache(o.reference_cache);
   int checked = 0, reached = 0;
   std::string rejection;
   for (const TuningNode& node : parse_nodes(texts)) {
     const uint64_t before = calls(slot);
-    const std::optional<std::string> failure = check_node(node, o.seed + checked);
+    const std::optional<std::string> failure = check_node(node, o.seed + checked, cache);
     ++checked;
     const bool ran = calls(slot) != before;
     reached += ran ? 1 : 0;

@@ -18,6 +18,8 @@ using onnxpool::PoolOp;
 using onnxpool_test::HostTensor;
 
 constexpr char kIndicesField[] = ":indices";
+// Inputs from this many elements up get their reference results cached.
+constexpr int64_t kCachedNodeElements = int64_t{1} << 18;
 
 std::string to_upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -82,24 +84,40 @@ bool parse_node(const std::string& text, TuningNode* node, std::string* error) {
   return true;
 }
 
-std::optional<std::string> check_node(const TuningNode& node, uint64_t seed) {
+std::optional<std::string> check_node(const TuningNode& node, uint64_t seed, const ReferenceCache& cache) {
   onnxpool_test::Random random(seed);
   HostTensor X(node.spec.type, node.spec.shape);
   const onnxpool_test::PoolSpec spec = pool_spec(node.spec);
+  // Only where the reference costs more than reading its result back.
+  const bool cached = cache.enabled() && X.size() >= kCachedNodeElements;
+  const std::string key = node.text + " seed " + std::to_string(seed);
   testing::AssertionResult result = testing::AssertionSuccess();
   if (node.spec.op == PoolOp::kMaxPool) {
     onnxpool_test::fill_with_ties(random, &X, 0.02);
-    result = onnxpool_test::library_matches_reference(
-        onnxpool_test::make_max_pool_case(spec, std::move(X), node.with_indices));
-  } else if (node.spec.op == PoolOp::kGlobalMaxPool) {
-    // The max fills, not the sum pools': those hold zeros of both signs,
-    // whose maximum's sign ONNX leaves open, so an exact check would reject
-    // a right kernel.
-    onnxpool_test::fill_for_global_max(random, &X);
-    result = onnxpool_test::pool_matches_reference(onnxpool_test::make_pool_case(node.spec.op, spec, std::move(X)));
+    const onnxpool_test::MaxPoolCase c = onnxpool_test::make_max_pool_case(spec, std::move(X), node.with_indices);
+    onnxpool_test::MaxPoolResult expected;
+    if (cached && !cache.load(key, &expected)) {
+      expected = onnxpool_test::reference_max_pool(c.spec, c.X);
+      cache.store(key, expected);
+    }
+    result = onnxpool_test::library_matches_reference(c, cached ? &expected : nullptr);
   } else {
-    result = onnxpool_test::pool_matches_reference(
-        onnxpool_test::make_filled_sum_pool_case(random, node.spec.op, spec, std::move(X)));
+    onnxpool_test::PoolCase c;
+    if (node.spec.op == PoolOp::kGlobalMaxPool) {
+      // The max fills, not the sum pools': those hold zeros of both signs,
+      // whose maximum's sign ONNX leaves open, so an exact check would
+      // reject a right kernel.
+      onnxpool_test::fill_for_global_max(random, &X);
+      c = onnxpool_test::make_pool_case(node.spec.op, spec, std::move(X));
+    } else {
+      c = onnxpool_test::make_filled_sum_pool_case(random, node.spec.op, spec, std::move(X));
+    }
+    onnxpool_test::PoolExpectation expected;
+    if (cached && !cache.load(key, &expected)) {
+      expected = onnxpool_test::expected_pool_result(c);
+      cache.store(key, expected);
+    }
+    result = onnxpool_test::pool_matches_reference(c, cached ? &expected : nullptr);
   }
   if (result) return std::nullopt;
   return node.text + " (seed " + std::to_string(seed) + "): " + result.message();

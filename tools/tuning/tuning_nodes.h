@@ -10,6 +10,7 @@
 
 #include "case_string.h"
 #include "reference/host_tensor.h"
+#include "reference_cache.h"
 
 namespace onnxpool_tune {
 
@@ -24,9 +25,9 @@ struct TuningNode {
 bool parse_node(const std::string& text, TuningNode* node, std::string* error);
 
 // Runs the node through the library on inputs drawn from `seed` and compares
-// it with the reference; the mismatch (with how to rebuild the case), or
-// nothing.
-std::optional<std::string> check_node(const TuningNode& node, uint64_t seed);
+// it with the reference (for a large node, the one `cache` holds, if any);
+// the mismatch (with how to rebuild the case), or nothing.
+std::optional<std::string> check_node(const TuningNode& node, uint64_t seed, const ReferenceCache& cache);
 
 // Small nodes for the kernel of `op`, element type, and spatial rank (0 for
 // a global kernel): every edge width of the schedules (tests/support's

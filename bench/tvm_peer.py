@@ -41,15 +41,20 @@ SHARE_ALL_CORES = -3
 
 
 def cpu_slug() -> str:
-    model = "cpu"
+    """The CPU as a directory name: its model name, family and model (a VM's model name alone, e.g.
+    "AMD EPYC", does not tell Zen 3 from Zen 4), so records tuned on one CPU are not reused on
+    another."""
+    fields = {}
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+            key, _, value = line.partition(":")
+            key = key.strip()
+            if key in ("model name", "cpu family", "model") and key not in fields:
+                fields[key] = value.strip()
     except OSError:
         pass
-    return re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-")
+    text = " ".join(fields.get(k, "") for k in ("model name", "cpu family", "model")) or "cpu"
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 class TvmError(Exception):
@@ -103,7 +108,9 @@ class TvmCompiler:
             relax.transform.LegalizeOps(), relax.transform.AnnotateTIROpPattern(),
             relax.transform.FuseOps(), relax.transform.FuseTIR()])(mod)
         rounds = int(done.get("rounds", 0))
-        while not done.get("finished") and spent < self.budget_s:
+        # Records tuned for a smaller budget are tuned on up to this one.
+        finished = done.get("finished") and done.get("budget_s", 0) >= self.budget_s
+        while not finished and spent < self.budget_s:
             start = time.monotonic()
             # Each round appends to the JSON records, which the next round's
             # evolutionary search starts from: a time budget out of trial counts.
@@ -118,7 +125,7 @@ class TvmCompiler:
             rounds += 1
             stamp.write_text(json.dumps({"seconds": spent, "rounds": rounds}) + "\n")
             self.log(f"tvm: {key}: MetaSchedule round {rounds}, {spent:.0f} of {self.budget_s:.0f} s")
-        if not done.get("finished"):
+        if not finished:
             stamp.write_text(json.dumps({"seconds": spent, "rounds": rounds, "finished": True,
                                          "budget_s": self.budget_s, "target": str(target)}) + "\n")
         database = ms.database.JSONDatabase(work_dir=str(work_dir))

@@ -16,27 +16,20 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 tools/setup.sh
 
-# Benchmark-only Python packages (torch), kept out of tools/requirements.txt
-# so that tools/test.sh and CI never download them. --no-deps: the file pins
-# exactly what torch needs on a CPU (see its header for why).
-install_bench_python_env() {
-  local stamp=".venv/.requirements-bench-installed"
-  if [[ -f "$stamp" ]] && cmp -s tools/requirements-bench.txt "$stamp"; then
+# Benchmark-only Python packages (torch: tools/requirements-bench.txt; Apache
+# TVM: tools/requirements-tvm.txt), kept out of tools/requirements.txt so that
+# tools/test.sh and CI never download them. --no-deps: each file pins exactly
+# what its package needs on a CPU (see its header for why).
+#   install_bench_requirements FILE WHAT
+install_bench_requirements() {
+  local file="$1" what="$2"
+  local stamp=".venv/.$(basename "$file" .txt)-installed"
+  if [[ -f "$stamp" ]] && cmp -s "$file" "$stamp"; then
     return
   fi
-  printf '\n== Installing tools/requirements-bench.txt into .venv (PyTorch for the benchmark: about 2.5 GB)\n'
-  .venv/bin/python -m pip install -q --no-deps -r tools/requirements-bench.txt
-  cp tools/requirements-bench.txt "$stamp"
-}
-
-install_tvm_python_env() {
-  local stamp=".venv/.requirements-tvm-installed"
-  if [[ -f "$stamp" ]] && cmp -s tools/requirements-tvm.txt "$stamp"; then
-    return
-  fi
-  printf '\n== Installing tools/requirements-tvm.txt into .venv (Apache TVM for the benchmark: about 700 MB)\n'
-  .venv/bin/python -m pip install -q --no-deps -r tools/requirements-tvm.txt
-  cp tools/requirements-tvm.txt "$stamp"
+  printf '\n== Installing %s into .venv (%s)\n' "$file" "$what"
+  .venv/bin/python -m pip install -q --no-deps -r "$file"
+  cp "$file" "$stamp"
 }
 
 printf '\n== Official ONNX pooling cases (regenerated from the pinned onnx package)\n'
@@ -46,11 +39,11 @@ build/tools/runner/onnxpool_test_runner --output-dir out/onnx-results build/onnx
 
 python_peers=(onnxruntime)
 if [[ "${ONNXPOOL_BENCH_NO_TORCH:-0}" != 1 ]]; then
-  install_bench_python_env
+  install_bench_requirements tools/requirements-bench.txt "PyTorch for the benchmark: about 2.5 GB"
   python_peers+=(torch)
 fi
 if [[ "${ONNXPOOL_BENCH_NO_TVM:-0}" != 1 ]]; then
-  install_tvm_python_env
+  install_bench_requirements tools/requirements-tvm.txt "Apache TVM for the benchmark: about 700 MB"
   python_peers+=(tvm)
 fi
 

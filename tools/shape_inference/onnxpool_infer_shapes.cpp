@@ -9,7 +9,7 @@
 //   KIND   int (one integer), ints (comma-separated, possibly empty), str
 // One output line per input line:
 //   ok DIMS PADS          the output shape and the pads used (ONNX pads order)
-//   invalid_argument|unsupported|internal MESSAGE
+//   kInvalidArgument|kUnsupported|kInternal MESSAGE   (the tests' code_name)
 //   bad_line MESSAGE      the line itself is malformed (a script bug)
 #include <cerrno>
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "onnxpool/onnxpool.h"
+#include "support/status_checks.h"
 
 namespace {
 
@@ -64,16 +65,6 @@ bool op_of(const std::string& name, onnxpool::PoolOp* op) {
   return false;
 }
 
-const char* code_name(onnxpool::StatusCode code) {
-  switch (code) {
-    case onnxpool::StatusCode::kOk: return "ok";
-    case onnxpool::StatusCode::kInvalidArgument: return "invalid_argument";
-    case onnxpool::StatusCode::kUnsupported: return "unsupported";
-    case onnxpool::StatusCode::kInternal: return "internal";
-  }
-  return "internal";
-}
-
 // The answer for one line.
 std::string infer(const std::string& line) {
   std::stringstream fields(line);
@@ -109,7 +100,7 @@ std::string infer(const std::string& line) {
   if (!status) {
     std::string message = status.message();
     for (char& c : message) c = c == '\n' ? ' ' : c;
-    return std::string(code_name(status.code())) + " " + message;
+    return std::string(onnxpool_test::code_name(status.code())) + " " + message;
   }
   return "ok " + join(output) + " " + join(pads);
 }

@@ -81,6 +81,11 @@ class Verdict:
     def ours_ok(self):
         return self.ours.startswith("ok ")
 
+    @property
+    def refused(self):
+        """onnxpool refused the node as invalid ONNX (kInvalidArgument)."""
+        return self.ours.startswith("kInvalidArgument ")
+
     def our_shape(self):
         return [int(v) for v in self.ours.split()[1].split(",")] if self.ours_ok else None
 
@@ -91,11 +96,11 @@ class Verdict:
 # Verdict, and the reason (the ONNX text that supports onnxpool). docs/semantics.md lists them too.
 
 def _refused_naming(v, attribute):
-    return v.ours.startswith("invalid_argument") and f"'{attribute}'" in v.ours
+    return v.refused and f"'{attribute}'" in v.ours
 
 
 def _negative_onnx_dim(v):
-    return v.onnx_ok and any(isinstance(d, int) and d < 0 for d in v.onnx) and v.ours.startswith("invalid_argument")
+    return v.onnx_ok and any(isinstance(d, int) and d < 0 for d in v.onnx) and v.refused
 
 
 def _truncated_quotient(v):
@@ -106,7 +111,7 @@ def _truncated_quotient(v):
 
 def _truncated_to_zero(v):
     match = re.search(r"larger than the padded input \(\d+\) on spatial axis (\d+) of X", v.ours)
-    return (v.onnx_ok and v.ours.startswith("invalid_argument") and match is not None
+    return (v.onnx_ok and v.refused and match is not None
             and v.onnx[2 + int(match.group(1))] == 0)
 
 
@@ -308,7 +313,7 @@ def main(argv) -> int:
     for v in verdicts:
         if v.onnx_ok and v.ours_ok and v.our_shape() == v.onnx:
             counts["both infer the same shape"] += 1
-        elif not v.onnx_ok and v.ours.startswith("invalid_argument"):
+        elif not v.onnx_ok and v.refused:
             counts["both refuse"] += 1
         elif explained(v):
             decided[explained(v)] += 1

@@ -79,6 +79,7 @@ class TvmCompiler:
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
         self._config_threadpool = tvm.get_global_func("runtime.config_threadpool")
         self._num_threads = tvm.get_global_func("runtime.NumThreads")
+        self._executables = {}  # (impl, key) -> (executable, label)
 
     def target(self):
         return self.tvm.target.Target({"kind": "llvm", "mcpu": self.mcpu, "num-cores": self.max_threads})
@@ -135,16 +136,15 @@ class TvmCompiler:
                            f"trials (see {work_dir}/logs)")
         return ms.relax_integration.compile_relax(database, lowered, target, None), len(measured)
 
-    def prepare(self, impl: str, model_bytes: bytes, key: str, threads: int, x: np.ndarray):
-        """(call, output, label) of `impl` on the model, `key` naming its tuning records."""
-        tvm = self.tvm
-        from tvm import relax
-
-        if threads > self.max_threads:
-            raise TvmError(f"tvm: schedules are compiled for at most {self.max_threads} threads")
+    def executable(self, impl: str, model_bytes: bytes, key: str):
+        """(executable, label) of `impl` on the model, compiled once for every thread count (the
+        schedules are made for max_threads; the thread pool is set per run)."""
+        cached = self._executables.get((impl, key))
+        if cached is not None:
+            return cached
         mod = self.relax_module(model_bytes)
         if impl == "tvm_default_nchw":
-            executable = tvm.compile(mod, target=self.target())
+            executable = self.tvm.compile(mod, target=self.target())
             label = f"tvm {self.version}, default schedules, llvm -mcpu={self.mcpu}"
         elif impl == "tvm_metaschedule_nchw":
             executable, trials = self.tuned_executable(mod, key)
@@ -152,6 +152,17 @@ class TvmCompiler:
                      f"(budget {self.budget_s:.0f} s), llvm -mcpu={self.mcpu}")
         else:
             raise TvmError(f"tvm: no implementation {impl}")
+        self._executables[(impl, key)] = (executable, label)
+        return executable, label
+
+    def prepare(self, impl: str, model_bytes: bytes, key: str, threads: int, x: np.ndarray):
+        """(call, output, label) of `impl` on the model, `key` naming its tuning records."""
+        tvm = self.tvm
+        from tvm import relax
+
+        if threads > self.max_threads:
+            raise TvmError(f"tvm: schedules are compiled for at most {self.max_threads} threads")
+        executable, label = self.executable(impl, model_bytes, key)
         self._config_threadpool(SHARE_ALL_CORES, threads, [str(c) for c in range(os.cpu_count() or 1)])
         if self._num_threads() != threads:
             raise TvmError(f"tvm: its thread pool runs {self._num_threads()} threads, not {threads}")

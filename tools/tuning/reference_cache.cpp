@@ -47,7 +47,7 @@ template <typename Write>
 void store_file(const std::string& path, Write write) {
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-  const std::string tmp = path + ".tmp" + std::to_string(std::hash<std::string>{}(path) ^ ::getpid());
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary);
     write(out);

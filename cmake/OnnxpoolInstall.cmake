@@ -25,6 +25,6 @@ if(BUILD_TESTING)
            COMMAND "${CMAKE_COMMAND}" -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                    -DWORK_DIR=${CMAKE_BINARY_DIR}/install-test "-DGENERATOR=${CMAKE_GENERATOR}"
                    "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}" "-DTOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
-                   "-DEMULATOR=${emulator}"
+                   "-DEMULATOR=${emulator}" "-DCXX_COMPILER=${CMAKE_CXX_COMPILER}"
                    -P "${PROJECT_SOURCE_DIR}/cmake/install_smoke_test.cmake")
 endif()

@@ -1,6 +1,6 @@
 # ctest script: installs this build into a scratch prefix, then configures,
 # builds and runs examples/maxpool_app against it with find_package(onnxpool).
-# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM; for a
+# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM, CXX_COMPILER; for a
 # cross build also TOOLCHAIN_FILE and EMULATOR ('|'-separated command).
 file(REMOVE_RECURSE "${WORK_DIR}")
 function(run)
@@ -10,7 +10,9 @@ function(run)
   endif()
 endfunction()
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
-set(toolchain "")
+# The app is built with the library's compiler (or toolchain): a sanitized
+# library needs its compiler's sanitizer runtimes.
+set(toolchain "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
 if(TOOLCHAIN_FILE)
   set(toolchain "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
 endif()

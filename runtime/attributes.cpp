@@ -73,6 +73,17 @@ bool accepts(PoolOp op, const std::string& name) {
   return false;
 }
 
+// "auto_pad, ceil_mode, ...": what an error about an unknown name lists.
+std::string accepted_names(PoolOp op) {
+  static const char* kAll[] = {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape",
+                               "p",        "pads",      "storage_order",     "strides"};
+  std::string names;
+  for (const char* n : kAll) {
+    if (accepts(op, n)) names += (names.empty() ? "" : ", ") + std::string(n);
+  }
+  return names.empty() ? "none" : names;
+}
+
 const char* kind_name(Attributes::Kind kind) {
   switch (kind) {
     case Attributes::Kind::kInt: return "an int";
@@ -89,7 +100,9 @@ class Parser {
 
   Status apply(const Attributes::Entry& e) {
     const std::string& n = e.name;
-    if (!accepts(op_, n)) return error(n, "is not an attribute of " + std::string(op_name(op_)));
+    if (!accepts(op_, n)) {
+      return error(n, "is not an attribute of " + std::string(op_name(op_)) + " (it takes " + accepted_names(op_) + ")");
+    }
     if (n == "kernel_shape" || n == "strides" || n == "dilations" || n == "pads") {
       if (e.kind != Attributes::Kind::kInts) return wrong_kind(e, Attributes::Kind::kInts);
       std::vector<int64_t>* dst = n == "kernel_shape" ? &out_->kernel_shape
@@ -193,7 +206,6 @@ Status validate_attributes(const PoolAttributes& a) {
       return Status::invalid_argument("PoolAttributes: unknown operator code " + std::to_string(static_cast<int>(a.op)));
   }
   if (a.p < 1) return error("p", "must be an integer >= 1, got " + std::to_string(a.p));
-  if (a.p > 2147483647) return error("p", "must be at most 2^31 - 1, got " + std::to_string(a.p));
   if (a.storage_order != 0 && a.storage_order != 1) {
     return error("storage_order", "must be 0 or 1, got " + std::to_string(a.storage_order));
   }

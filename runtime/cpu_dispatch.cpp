@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <string>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "kernel_registry.h"
 #include "onnxpool/pooling.h"
@@ -22,6 +25,14 @@ int rank_of(CpuVariant v) {
   return 0;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// clang's __builtin_cpu_supports knows no "f16c" (GCC's does): CPUID leaf 1.
+bool has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+}
+#endif
+
 // The features Halide's targets of each variant use (see ONNXPOOL_X86_TARGETS).
 bool cpu_supports(CpuVariant v) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,7 +42,7 @@ bool cpu_supports(CpuVariant v) {
              __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
              __builtin_cpu_supports("avx512vl") && cpu_supports(CpuVariant::kAvx2);
     case CpuVariant::kAvx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") &&
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c() &&
              __builtin_cpu_supports("avx") && cpu_supports(CpuVariant::kBaseline);
     case CpuVariant::kBaseline:
       return __builtin_cpu_supports("sse4.1");

@@ -14,13 +14,23 @@ constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
 
 std::string prefix(const PoolAttributes& a) { return std::string(op_name(a.op)) + ": "; }
 
-// ceil(a / b) for a >= 0, b > 0.
-int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+// ONNX's attributes are int64 but its size formulas are over the integers:
+// with strides or dilations near INT64_MAX the intermediate terms
+// ((k - 1) * d, (out - 1) * s, in + pads) pass int64, so they are worked out
+// in 128 bits and only the results must fit.
+using Wide = __int128;
 
 // floor(a / b) and ceil(a / b) for any a, b > 0 (C++ division truncates
 // towards zero, which is neither for a negative a).
-int64_t floor_div_signed(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
-int64_t ceil_div_signed(int64_t a, int64_t b) { return a / b + (a % b != 0 && a > 0); }
+Wide floor_div_signed(Wide a, Wide b) { return a / b - (a % b != 0 && a < 0); }
+Wide ceil_div_signed(Wide a, Wide b) { return a / b + (a % b != 0 && a > 0); }
+
+std::string wide_string(Wide v) {
+  if (v >= std::numeric_limits<int64_t>::min() && v <= std::numeric_limits<int64_t>::max()) {
+    return std::to_string(static_cast<int64_t>(v));
+  }
+  return v > 0 ? "more than 2^63" : "less than -2^63";
+}
 
 Status resolve_axis(const PoolAttributes& a, size_t axis, int64_t in, AxisWindow* w) {
   w->input = in;
@@ -28,65 +38,118 @@ Status resolve_axis(const PoolAttributes& a, size_t axis, int64_t in, AxisWindow
   w->stride = a.strides[axis];
   w->dilation = a.dilations[axis];
   const size_t rank = a.kernel_shape.size();
-  if (w->kernel > kMaxExtent || w->stride > kMaxExtent || w->dilation > kMaxExtent) {
-    return Status::invalid_argument(prefix(a) + "attribute 'kernel_shape', 'strides' or 'dilations' on axis " +
-                                    std::to_string(axis) + " exceeds 2^31 - 1");
-  }
-  const int64_t dilated = (w->kernel - 1) * w->dilation + 1;  // < 2^62: no overflow
+  const Wide stride = w->stride;
+  const Wide dilated = Wide{w->kernel - 1} * w->dilation + 1;
+  Wide pad_begin = 0, pad_end = 0;
   switch (a.auto_pad) {
     case AutoPad::kNotSet:
-      w->pad_begin = a.pads[axis];
-      w->pad_end = a.pads[axis + rank];
+      pad_begin = a.pads[axis];
+      pad_end = a.pads[axis + rank];
       break;
     case AutoPad::kValid:
       break;
     case AutoPad::kSameUpper:
     case AutoPad::kSameLower: {
-      const int64_t out = ceil_div(in, w->stride);
-      const int64_t total = std::max<int64_t>((out - 1) * w->stride + dilated - in, 0);
-      const int64_t small = total / 2, large = total - small;
-      w->pad_begin = a.auto_pad == AutoPad::kSameUpper ? small : large;
-      w->pad_end = a.auto_pad == AutoPad::kSameUpper ? large : small;
+      const Wide out = ceil_div_signed(in, stride);
+      const Wide total = std::max<Wide>((out - 1) * stride + dilated - in, 0);
+      const Wide small = total / 2, large = total - small;
+      pad_begin = a.auto_pad == AutoPad::kSameUpper ? small : large;
+      pad_end = a.auto_pad == AutoPad::kSameUpper ? large : small;
       break;
     }
   }
-  if (w->pad_begin > kMaxExtent || w->pad_end > kMaxExtent) {
-    return Status::invalid_argument(prefix(a) + "attribute 'pads' on axis " + std::to_string(axis) +
-                                    " exceeds 2^31 - 1");
-  }
-  const int64_t padded = in + w->pad_begin + w->pad_end;
+  const Wide padded = in + pad_begin + pad_end;
   // span < 0: the window is wider than the padded input. ONNX's output-size
   // formula still gives a size for a small overhang: in floor mode 0 while it
   // is at most a stride (an empty output, as onnx.reference gives); in ceil
   // mode 1 while it is under a stride (the one window holds every tap inside
   // X), 0 while under two. Beyond, the size is negative: no shape.
-  const int64_t span = padded - dilated;
+  const Wide span = padded - dilated;
   // SAME_* fixes the output at ceil(in / stride); VALID is zero pads, and
   // ceil_mode applies to it as to explicit pads (ONNX shape inference, onnxruntime).
   const bool same = a.auto_pad == AutoPad::kSameUpper || a.auto_pad == AutoPad::kSameLower;
+  Wide output = 0;
   if (a.ceil_mode && !same) {
-    w->output = ceil_div_signed(span, w->stride) + 1;
+    output = ceil_div_signed(span, stride) + 1;
     // The last window must start inside the input or the begin padding.
-    if (w->output > 0 && (w->output - 1) * w->stride >= in + w->pad_begin) --w->output;
+    if (output > 0 && (output - 1) * stride >= in + pad_begin) --output;
   } else {
-    w->output = floor_div_signed(span, w->stride) + 1;
+    output = floor_div_signed(span, stride) + 1;
   }
-  if (w->output < 0) {
+  if (output < 0) {
     return Status::invalid_argument(
         prefix(a) + "the dilated kernel (kernel_shape " + std::to_string(w->kernel) + ", dilations " +
-        std::to_string(w->dilation) + ": " + std::to_string(dilated) + " taps wide) is larger than the padded input (" +
-        std::to_string(padded) + ") on spatial axis " + std::to_string(axis) +
+        std::to_string(w->dilation) + ": " + wide_string(dilated) + " taps wide) is larger than the padded input (" +
+        wide_string(padded) + ") on spatial axis " + std::to_string(axis) +
         " of X by more than the stride allows: the output size would be negative");
   }
-  // The kernels compute tap positions (o * stride - pad_begin + r * dilation)
-  // in int32. (output - 1) * stride <= span + stride cannot overflow int64.
-  const int64_t last_start = (w->output - 1) * w->stride;
-  const int64_t last_tap = last_start - w->pad_begin + dilated - 1;
-  if (last_start > kMaxExtent || dilated - 1 > kMaxExtent || last_tap > kMaxExtent) {
-    return Status::unsupported(prefix(a) + "the last window on spatial axis " + std::to_string(axis) +
-                               " reaches position " + std::to_string(last_tap) +
+  if (output > std::numeric_limits<int64_t>::max() || pad_begin > std::numeric_limits<int64_t>::max() ||
+      pad_end > std::numeric_limits<int64_t>::max()) {
+    return Status::invalid_argument(prefix(a) + "the output size or the pads on spatial axis " + std::to_string(axis) +
+                                    " (from 'kernel_shape', 'strides', 'dilations' and 'pads') do not fit int64");
+  }
+  w->output = static_cast<int64_t>(output);
+  w->pad_begin = static_cast<int64_t>(pad_begin);
+  w->pad_end = static_cast<int64_t>(pad_end);
+  return Status::ok();
+}
+
+// Drops the taps that lie in the padding for every window: tap j of output o
+// is at o * stride - pad_begin + j * dilation, so taps below the first one
+// that reaches position 0 from the last window, and above the last one that
+// stays below `input` from the first window, never touch X. What is left is
+// the same pooling (padding adds nothing to a max, a sum or an Lp norm, and
+// scan order is kept) over a window whose span is bounded by the input and
+// the strides, not by kernel_shape or the pads: SAME with a kernel of 65536
+// over 8 elements keeps 15 taps.
+void trim_taps_outside_input(AxisWindow* w) {
+  if (w->output == 0 || w->input == 0) return;
+  const Wide last_start = Wide{w->output - 1} * w->stride - w->pad_begin;
+  const Wide reaching = last_start >= 0 ? Wide{0} : ceil_div_signed(-last_start, w->dilation);
+  const Wide last = std::min<Wide>(w->kernel - 1, floor_div_signed(Wide{w->input} - 1 + w->pad_begin, w->dilation));
+  if (reaching > last) {
+    // No tap ever touches X (every window is empty): one tap, left of the
+    // input in every window, says as much.
+    w->pad_begin = static_cast<int64_t>(std::min<Wide>(w->pad_begin, Wide{w->output - 1} * w->stride + 1));
+    w->pad_end = 0;
+    w->kernel = 1;
+    w->dilation = 1;
+    return;
+  }
+  // Leading taps go only while pad_begin stays >= 0: the kernels' windows
+  // start in the padding or at the input's start, never inside it.
+  const Wide first = std::min<Wide>(reaching, w->pad_begin / w->dilation);
+  const Wide dropped_below = first * w->dilation, dropped_above = (Wide{w->kernel - 1} - last) * w->dilation;
+  w->pad_begin = static_cast<int64_t>(Wide{w->pad_begin} - dropped_below);
+  w->pad_end = static_cast<int64_t>(std::max<Wide>(0, Wide{w->pad_end} - dropped_above));
+  w->kernel = static_cast<int64_t>(last - first + 1);
+}
+
+// What the kernels can take, after trimming: attributes and positions in
+// int32, and the rows a task holds (every position its windows span,
+// padding included, in an accumulator of up to 8 bytes) in one allocation of
+// under 2^31 bytes.
+Status check_kernel_limits(const PoolAttributes& a, size_t axis, AxisWindow* w) {
+  // A stride matters only between windows, a dilation only between taps:
+  // one window, or one tap, runs with 1 when the attribute passes what the
+  // kernels take (a stride of 2^63 - 1 over 8 elements is one window).
+  if (w->output <= 1 && w->stride > kMaxExtent) w->stride = 1;
+  if (w->kernel == 1 && w->dilation > kMaxExtent) w->dilation = 1;
+  const Wide last_start = Wide{std::max<int64_t>(w->output - 1, 0)} * w->stride;
+  const Wide last_tap = last_start - w->pad_begin + (Wide{w->kernel - 1} * w->dilation);
+  if (w->kernel > kMaxExtent || w->stride > kMaxExtent || w->dilation > kMaxExtent || w->pad_begin > kMaxExtent ||
+      w->pad_end > kMaxExtent || last_start > kMaxExtent || last_tap > kMaxExtent) {
+    return Status::unsupported(prefix(a) + "the windows on spatial axis " + std::to_string(axis) +
+                               " reach position " + wide_string(last_tap) +
                                " (from 'kernel_shape', 'strides', 'dilations' and 'pads'); onnxpool's kernels "
-                               "address positions up to 2^31 - 1");
+                               "take attributes and address positions up to 2^31 - 1");
+  }
+  const Wide span = last_tap + w->pad_begin + 1;
+  constexpr Wide kLargestAllocation = std::numeric_limits<int32_t>::max();
+  if (w->output > 0 && span > w->input && span * 8 > kLargestAllocation) {
+    return Status::unsupported(prefix(a) + "the windows on spatial axis " + std::to_string(axis) + " span " +
+                               wide_string(span) + " positions, padding included (from 'kernel_shape', 'strides', "
+                               "'dilations' and 'pads'); onnxpool's kernels buffer a span in up to 2^31 bytes");
   }
   return Status::ok();
 }
@@ -136,6 +199,7 @@ Status compute_window_geometry(const PoolAttributes& a, const std::vector<int64_
   out.batch = shape[0];
   out.channels = shape[1];
   out.axes.resize(spatial);
+  out.onnx_pads.assign(2 * spatial, 0);
   out.output_shape = {shape[0], shape[1]};
   for (size_t i = 0; i < spatial; ++i) {
     const int64_t in = shape[i + 2];
@@ -151,6 +215,18 @@ Status compute_window_geometry(const PoolAttributes& a, const std::vector<int64_
       out.axes[i] = AxisWindow{in, 1, in, 1, 1, 0, 0};
     } else {
       Status s = resolve_axis(a, i, in, &out.axes[i]);
+      if (!s) return s;
+      if (in == 0 && out.axes[i].output > 0) {
+        return Status::unsupported(prefix(a) + "spatial axis " + std::to_string(i) +
+                                   " of X is empty, and 'pads' give it windows (all in the padding); onnxpool's "
+                                   "kernels need an input element to run them (an empty spatial axis)");
+      }
+      out.onnx_pads[i] = out.axes[i].pad_begin;
+      out.onnx_pads[i + spatial] = out.axes[i].pad_end;
+      // count_include_pad = 1 counts the padding taps in the divisor
+      // (average_pool.cpp), so its windows keep them.
+      if (!(a.op == PoolOp::kAveragePool && a.count_include_pad)) trim_taps_outside_input(&out.axes[i]);
+      s = check_kernel_limits(a, i, &out.axes[i]);
       if (!s) return s;
     }
     out.output_shape.push_back(out.axes[i].output);
@@ -178,11 +254,7 @@ Status resolve_pads(const PoolAttributes& attributes, const std::vector<int64_t>
   detail::WindowGeometry g;
   Status s = detail::compute_window_geometry(attributes, input_shape, &g);
   if (!s) return s;
-  pads->assign(2 * g.axes.size(), 0);
-  for (size_t i = 0; i < g.axes.size(); ++i) {
-    (*pads)[i] = g.axes[i].pad_begin;
-    (*pads)[i + g.axes.size()] = g.axes[i].pad_end;
-  }
+  *pads = g.onnx_pads;
   return Status::ok();
 }
 

@@ -19,7 +19,11 @@ struct AxisWindow {
 
 struct WindowGeometry {
   int64_t batch = 0, channels = 0;
-  std::vector<AxisWindow> axes;  // ONNX order: first spatial axis first
+  // ONNX order: first spatial axis first. What the kernels run: the same
+  // outputs, but without the taps that are padding for every window, so a
+  // window's kernel and pads may be smaller than the attributes say.
+  std::vector<AxisWindow> axes;
+  std::vector<int64_t> onnx_pads;  // the pads ONNX resolves (resolve_pads), begin then end
   std::vector<int64_t> output_shape;
 
   int64_t planes() const { return batch * channels; }

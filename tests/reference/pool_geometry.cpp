@@ -1,14 +1,26 @@
 #include "reference/pool_geometry.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
 namespace onnxpool_test {
 namespace {
 
-int64_t ceil_div(int64_t numerator, int64_t denominator) {
-  return (numerator + denominator - 1) / denominator;
+// ONNX's integers are int64, but its formulas are over the integers: the
+// geometry is worked out in 128 bits, so attributes near INT64_MAX give the
+// true answer (or no shape, when a pad or an output size leaves int64)
+// instead of overflowing.
+using Wide = __int128;
+
+Wide ceil_div(Wide numerator, Wide denominator) { return (numerator + denominator - 1) / denominator; }
+
+int64_t narrow(Wide value, const char* what) {
+  if (value > std::numeric_limits<int64_t>::max() || value < std::numeric_limits<int64_t>::min()) {
+    throw std::invalid_argument(std::string("reference: ") + what + " does not fit int64");
+  }
+  return static_cast<int64_t>(value);
 }
 
 std::vector<int64_t> or_ones(const std::vector<int64_t>& values, size_t rank, const char* name) {
@@ -76,30 +88,30 @@ WindowGeometry window_geometry(const PoolSpec& spec, const std::vector<int64_t>&
   }
 
   for (size_t axis = 0; axis < rank; ++axis) {
-    const int64_t in = g.input[axis];
-    const int64_t stride = g.strides[axis];
-    const int64_t window = g.dilated_kernel(axis);
-    if (in < 1) throw std::invalid_argument("reference: empty spatial axis");
+    const Wide in = g.input[axis];
+    const Wide stride = g.strides[axis];
+    const Wide window = Wide{g.kernel[axis] - 1} * g.dilations[axis] + 1;
+    // An empty axis is valid: the formula gives its windows, all in the padding.
     if (same_upper || same_lower) {
       // The total pad comes from the DILATED kernel; the odd unit goes to the
       // end for SAME_UPPER and to the start for SAME_LOWER.
-      const int64_t total = std::max((ceil_div(in, stride) - 1) * stride + window - in, int64_t{0});
-      const int64_t smaller_half = total / 2;
-      g.pad_begin[axis] = same_upper ? smaller_half : total - smaller_half;
-      g.pad_end[axis] = total - g.pad_begin[axis];
+      const Wide total = std::max<Wide>((ceil_div(in, stride) - 1) * stride + window - in, 0);
+      const Wide smaller_half = total / 2;
+      g.pad_begin[axis] = narrow(same_upper ? smaller_half : total - smaller_half, "a SAME pad");
+      g.pad_end[axis] = narrow(total - g.pad_begin[axis], "a SAME pad");
     }
     if (g.pad_begin[axis] < 0 || g.pad_end[axis] < 0) throw std::invalid_argument("reference: negative pads");
 
     // Negative when the window is wider than the padded input: ONNX's formula,
     // with floor and ceil of the real quotient, still gives 0 or 1 outputs for
     // an overhang within a stride or two.
-    const int64_t span = in + g.pad_begin[axis] + g.pad_end[axis] - window;
-    const int64_t quotient = span / stride, rest = span % stride;
-    int64_t out = (spec.ceil_mode ? quotient + (rest > 0) : quotient - (rest < 0)) + 1;
+    const Wide span = in + g.pad_begin[axis] + g.pad_end[axis] - window;
+    const Wide quotient = span / stride, rest = span % stride;
+    Wide out = (spec.ceil_mode ? quotient + (rest > 0) : quotient - (rest < 0)) + 1;
     // A ceil-mode window that would start inside the end padding is dropped.
     if (spec.ceil_mode && out > 0 && (out - 1) * stride >= in + g.pad_begin[axis]) --out;
     if (out < 0) throw std::invalid_argument("reference: dilated kernel wider than the padded input by more than a stride");
-    g.output[axis] = out;
+    g.output[axis] = narrow(out, "the output size");
   }
   return g;
 }

@@ -21,6 +21,15 @@ else()
 endif()
 file(MAKE_DIRECTORY "${ONNXPOOL_KERNEL_DIR}")
 
+# A build of the same kernels for another purpose (the sanitize preset: the
+# runtime, tests and tools under ASan and UBSan) can link the kernels a host
+# build has generated instead of generating its own: same targets and tuning
+# tables, checked at configure time (onnxpool_write_kernel_table).
+set(ONNXPOOL_KERNELS_FROM "" CACHE PATH
+    "A build tree whose generated kernels this build links instead of generating its own (same kernel table)")
+set(ONNXPOOL_ASAN_KERNEL_RANKS 0 1 2 3 CACHE STRING
+    "Spatial ranks (0: global kernels) whose kernels keep the asan feature of ONNXPOOL_TARGETS")
+
 # onnxpool_add_kernel(NAME <fn> GENERATOR <registered name> OP <PoolOp suffix>
 #                     TYPE <ElementType suffix> RANK <0|1|2|3> VARIANT <KernelVariant suffix>
 #                     [CPU_ONLY] [FEATURES <Halide target feature>...] PARAMS <k=v>...)
@@ -55,6 +64,14 @@ function(onnxpool_add_kernel)
       list(APPEND knob_texts "nullptr")
       continue()
     endif()
+    # Halide's asan feature more than doubles a kernel's generation time, and
+    # the 3D kernels take half of a sanitizer build's (25 of 114 kernels, 11
+    # of 23 CPU-minutes of generation): kernels of the ranks outside
+    # ONNXPOOL_ASAN_KERNEL_RANKS are generated without it (their writes are
+    # still checked by the fuzzer's guard bytes and Halide's own bounds checks).
+    if(target MATCHES "-asan" AND NOT ARG_RANK IN_LIST ONNXPOOL_ASAN_KERNEL_RANKS)
+      string(REPLACE "-asan" "" target "${target}")
+    endif()
     onnxpool_tuned_knobs(${table} ${ARG_NAME} knobs)
     list(JOIN knobs " " knob_text)
     list(APPEND knob_texts "\"${knob_text}\"")
@@ -64,7 +81,11 @@ function(onnxpool_add_kernel)
       set(comma ", ")
     endforeach()
     set(comma "")
-    onnxpool_knob_generator_args("${knobs}" knob_args knob_depends)
+    set(knob_args "")
+    set(knob_depends "")
+    if(NOT ONNXPOOL_KERNELS_FROM)
+      onnxpool_knob_generator_args("${knobs}" knob_args knob_depends)
+    endif()
     set(args_json "")
     foreach(arg IN LISTS knob_args)
       string(APPEND args_json "${comma}\"${arg}\"")
@@ -73,7 +94,12 @@ function(onnxpool_add_kernel)
     set(comma "")
     list(APPEND manifest_targets
          "{\"index\": ${target_index}, \"function\": \"${fn}\", \"target\": \"${target}-${features}\", \"table\": \"${table}\", \"knobs\": [${knob_json}], \"knob_args\": [${args_json}]}")
-    set(outputs "${ONNXPOOL_KERNEL_DIR}/${fn}.h" "${ONNXPOOL_KERNEL_DIR}/${fn}.o")
+    if(ONNXPOOL_KERNELS_FROM)
+      set(outputs "${ONNXPOOL_KERNELS_FROM}/kernels/${fn}.h" "${ONNXPOOL_KERNELS_FROM}/kernels/${fn}.o")
+    else()
+      set(outputs "${ONNXPOOL_KERNEL_DIR}/${fn}.h" "${ONNXPOOL_KERNEL_DIR}/${fn}.o")
+    endif()
+    if(NOT ONNXPOOL_KERNELS_FROM)
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND ${ONNXPOOL_GENERATORS} -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
@@ -81,6 +107,7 @@ function(onnxpool_add_kernel)
       DEPENDS ${ONNXPOOL_GENERATORS_DEPENDS} ${knob_depends}
       COMMENT "Generating kernel ${fn} (${target})"
       VERBATIM)
+    endif()
     set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_OUTPUTS ${outputs})
     set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_HEADERS "#include \"${fn}.h\"")
     list(APPEND runs "${fn}_argv")
@@ -133,6 +160,20 @@ function(onnxpool_write_kernel_table out_file)
   endforeach()
   list(JOIN runtime_rows ", " ONNXPOOL_RUNTIME_KNOB_ROWS)
   configure_file("${PROJECT_SOURCE_DIR}/runtime/kernel_table.h.in" "${out_file}" @ONLY)
+  if(ONNXPOOL_KERNELS_FROM)
+    set(theirs "${ONNXPOOL_KERNELS_FROM}/kernels/onnxpool_kernel_table.h")
+    if(NOT EXISTS "${theirs}")
+      message(FATAL_ERROR "onnxpool: ONNXPOOL_KERNELS_FROM=${ONNXPOOL_KERNELS_FROM} has no kernel table; "
+                          "configure and build it first (tools/setup.sh makes build/)")
+    endif()
+    file(READ "${theirs}" their_table)
+    file(READ "${out_file}" our_table)
+    if(NOT their_table STREQUAL our_table)
+      message(FATAL_ERROR "onnxpool: the kernels of ONNXPOOL_KERNELS_FROM=${ONNXPOOL_KERNELS_FROM} are not this "
+                          "build's (its ${theirs} differs from ${out_file}: other targets, options or tuning "
+                          "tables); reconfigure it, or build without ONNXPOOL_KERNELS_FROM")
+    endif()
+  endif()
   # Every kernel's generator, parameters and per-target knobs, for
   # tools/tune.sh (which generates candidates of one kernel at a time).
   get_property(manifest GLOBAL PROPERTY ONNXPOOL_KERNEL_MANIFEST)

@@ -99,6 +99,11 @@ std::vector<HostileCase> build() {
       {"averagepool_dilation_int32_max_same_lower",
        call(avg, f32, {1, 1, 8}, {ints("kernel_shape", {3}), ints("dilations", {kInt32Max}), text("auto_pad", "SAME_LOWER")}),
        Outcome::kRunsAndMatches},
+      // Found by api_fuzzer: tap positions in the padding pass int64 (the
+      // tests' reference overflowed on them).
+      {"averagepool_dilation_int64_max_same_lower",
+       call(avg, f32, {1, 1, 8}, {ints("kernel_shape", {3}), ints("dilations", {kInt64Max}), text("auto_pad", "SAME_LOWER")}),
+       Outcome::kRunsAndMatches},
       // The same with count_include_pad, whose divisor counts the padding:
       // its windows keep their taps, and positions pass int32.
       {"averagepool_dilation_int32_max_same_lower_count_include_pad",

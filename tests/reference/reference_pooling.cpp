@@ -54,12 +54,16 @@ std::vector<Tap> window_taps(const WindowGeometry& g, const Index& output_positi
   for_each_index(g.kernel, [&](const Index& kernel_offset) {
     Tap tap{Index(g.rank()), true, true};
     for (size_t axis = 0; axis < g.rank(); ++axis) {
-      const int64_t x = output_position[axis] * g.strides[axis] - g.pad_begin[axis] +
-                        kernel_offset[axis] * g.dilations[axis];
-      tap.position[axis] = x;
+      // In 128 bits: with strides, dilations or pads near INT64_MAX the
+      // position of a tap in the padding can pass int64.
+      using Wide = __int128;
+      const Wide x = Wide{output_position[axis]} * g.strides[axis] - g.pad_begin[axis] +
+                     Wide{kernel_offset[axis]} * g.dilations[axis];
       tap.inside_input = tap.inside_input && x >= 0 && x < g.input[axis];
       tap.inside_padded_input =
-          tap.inside_padded_input && x >= -g.pad_begin[axis] && x < g.input[axis] + g.pad_end[axis];
+          tap.inside_padded_input && x >= -Wide{g.pad_begin[axis]} && x < Wide{g.input[axis]} + g.pad_end[axis];
+      // Only a tap inside the input is ever looked up by its position.
+      tap.position[axis] = x >= 0 && x < g.input[axis] ? static_cast<int64_t>(x) : -1;
     }
     taps.push_back(tap);
   });

@@ -225,6 +225,11 @@ std::vector<HostileCase> build() {
       {"lppool_p_as_float", call(lp, f32, {1, 1, 4}, {ints("kernel_shape", {2}), real("p", 2.0f)}), Outcome::kRefusedByParse},
       {"maxpool_attribute_set_twice_last_wins",
        with_indices(call(max, f32, {1, 1, 6}, {ints("kernel_shape", {5}), ints("kernel_shape", {2})})), Outcome::kRunsAndMatches},
+      // Found by api_fuzzer: a kernel whose tap count passes int64 over an
+      // empty output (the tests' tolerance overflowed counting its taps).
+      {"lppool_kernel_taps_past_int64_empty_output",
+       call(lp, f32, {1, 1, 8, 0}, {ints("kernel_shape", {9007242187640832, 4096}), text("auto_pad", "SAME_UPPER")}),
+       Outcome::kRunsAndMatches},
       // Found by api_fuzzer: a name set again replaces its kind as well.
       {"maxpool_attribute_kind_replaced_by_a_later_set",
        with_indices(call(max, f32, {1, 1, 8}, {ints("kernel_shape", {2}), real("strides", -0.0f), ints("strides", {})})),

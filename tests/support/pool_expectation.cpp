@@ -1,5 +1,6 @@
 #include "support/pool_expectation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -33,11 +34,17 @@ HostTensor absolute_values(HostTensor t) {
   return t;
 }
 
+// The terms a window sums: its taps, but never more than its plane of X
+// holds (kernel_shape may be far larger than X, up to INT64_MAX per axis).
 int64_t taps_per_output(const PoolCase& c) {
-  if (c.op == PoolOp::kGlobalAveragePool || c.op == PoolOp::kGlobalLpPool) {
-    return element_count(std::vector<int64_t>(c.X.shape().begin() + 2, c.X.shape().end()));
+  const int64_t plane = element_count(std::vector<int64_t>(c.X.shape().begin() + 2, c.X.shape().end()));
+  if (c.op == PoolOp::kGlobalAveragePool || c.op == PoolOp::kGlobalLpPool) return plane;
+  int64_t taps = 1;
+  for (int64_t k : c.spec.kernel_shape) {
+    if (taps > plane / std::max<int64_t>(k, 1)) return plane;
+    taps *= k;
   }
-  return element_count(c.spec.kernel_shape);
+  return std::min(taps, plane);
 }
 
 }  // namespace

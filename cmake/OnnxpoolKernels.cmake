@@ -98,15 +98,13 @@ function(onnxpool_add_kernel)
       set(outputs "${ONNXPOOL_KERNELS_FROM}/kernels/${fn}.h" "${ONNXPOOL_KERNELS_FROM}/kernels/${fn}.o")
     else()
       set(outputs "${ONNXPOOL_KERNEL_DIR}/${fn}.h" "${ONNXPOOL_KERNEL_DIR}/${fn}.o")
-    endif()
-    if(NOT ONNXPOOL_KERNELS_FROM)
-    add_custom_command(
-      OUTPUT ${outputs}
-      COMMAND ${ONNXPOOL_GENERATORS} -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
-              -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-${features}" ${ARG_PARAMS} ${knob_args}
-      DEPENDS ${ONNXPOOL_GENERATORS_DEPENDS} ${knob_depends}
-      COMMENT "Generating kernel ${fn} (${target})"
-      VERBATIM)
+      add_custom_command(
+        OUTPUT ${outputs}
+        COMMAND ${ONNXPOOL_GENERATORS} -g ${ARG_GENERATOR} -f ${fn} -n ${fn} -e object,c_header
+                -o "${ONNXPOOL_KERNEL_DIR}" "target=${target}-${features}" ${ARG_PARAMS} ${knob_args}
+        DEPENDS ${ONNXPOOL_GENERATORS_DEPENDS} ${knob_depends}
+        COMMENT "Generating kernel ${fn} (${target})"
+        VERBATIM)
     endif()
     set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_OUTPUTS ${outputs})
     set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_HEADERS "#include \"${fn}.h\"")

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "onnxpool/onnxpool.h"
+#include "reference/host_tensor.h"
 
 namespace onnxpool_fuzz {
 
@@ -136,12 +137,6 @@ const char* kind_name(Kind kind) {
   return "?";
 }
 
-std::string list_text(const std::vector<int64_t>& values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i) s += (i ? "," : "") + std::to_string(values[i]);
-  return s + "]";
-}
-
 }  // namespace
 
 const std::vector<std::string>& onnx_attribute_names() {
@@ -250,12 +245,12 @@ std::vector<uint8_t> encode_api_case(const ApiCase& c) {
 std::string ApiCase::describe() const {
   std::string s = std::string(onnxpool::op_name(op)) + " X ";
   const char* type_name = onnxpool::element_type_name(type);
-  s += std::string(type_name != nullptr ? type_name : "?") + " " + list_text(x_shape);
+  s += std::string(type_name != nullptr ? type_name : "?") + " " + onnxpool_test::shape_to_string(x_shape);
   for (const FuzzAttribute& a : attributes) {
     s += " " + a.name + "(" + kind_name(a.kind) + ")=";
     switch (a.kind) {
       case Kind::kInt: s += std::to_string(a.ints.empty() ? 0 : a.ints[0]); break;
-      case Kind::kInts: s += list_text(a.ints); break;
+      case Kind::kInts: s += onnxpool_test::shape_to_string(a.ints); break;
       case Kind::kString: s += "'" + a.text + "'"; break;
       case Kind::kFloat: s += std::to_string(a.real); break;
     }

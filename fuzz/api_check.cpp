@@ -13,6 +13,7 @@
 #include "support/pool_cases.h"
 #include "support/pool_expectation.h"
 #include "support/approx_compare.h"
+#include "support/onnx_attributes.h"
 #include "support/random.h"
 #include "support/tensor_compare.h"
 #include "support/value_fills.h"
@@ -40,13 +41,9 @@ constexpr size_t kGuardBytes = 64;
 constexpr uint8_t kGuardByte = 0x5A;
 constexpr uint8_t kUnwrittenByte = 0xA5;
 
-bool is_global(PoolOp op) {
-  return op == PoolOp::kGlobalMaxPool || op == PoolOp::kGlobalAveragePool || op == PoolOp::kGlobalLpPool;
-}
-
 // ONNX opset 22: the attributes each operator takes, and their kinds.
 std::optional<Kind> attribute_kind(PoolOp op, const std::string& name) {
-  const bool windowed = !is_global(op);
+  const bool windowed = !onnxpool_test::is_global_pool(op);
   if (windowed && (name == "kernel_shape" || name == "strides" || name == "pads" || name == "dilations")) {
     return Kind::kInts;
   }
@@ -137,7 +134,7 @@ std::optional<std::vector<int64_t>> reference_shape(PoolOp op, const PoolSpec& s
   }
   std::vector<int64_t> shape = {x_shape[0], x_shape[1]};
   const std::vector<int64_t> spatial(x_shape.begin() + 2, x_shape.end());
-  if (is_global(op)) {
+  if (onnxpool_test::is_global_pool(op)) {
     for (int64_t d : spatial) {
       if (d == 0) return std::nullopt;  // the global pool of nothing
     }
@@ -163,8 +160,6 @@ int64_t count_of(const std::vector<int64_t>& shape) {
   }
   return n;
 }
-
-std::string shape_text(const std::vector<int64_t>& shape) { return onnxpool_test::shape_to_string(shape); }
 
 // A tensor's bytes with guard bytes on both sides, all set to known values.
 class GuardedBuffer {
@@ -257,21 +252,21 @@ class Checker {
         ++counts_->unsupported_limit;
       } else {
         ++counts_->refused_by_shape;
-        if (expected) return fail("refused a node the reference accepts, shape " + shape_text(*expected), inferred);
+        if (expected) return fail("refused a node the reference accepts, shape " + onnxpool_test::shape_to_string(*expected), inferred);
       }
       return call_refused_node(attributes);
     }
-    if (!expected) return fail("accepted a node the reference rejects, giving " + shape_text(y_shape), inferred);
+    if (!expected) return fail("accepted a node the reference rejects, giving " + onnxpool_test::shape_to_string(y_shape), inferred);
     if (y_shape != *expected) {
-      return fail("output shape " + shape_text(y_shape) + " but the reference gives " + shape_text(*expected), inferred);
+      return fail("output shape " + onnxpool_test::shape_to_string(y_shape) + " but the reference gives " + onnxpool_test::shape_to_string(*expected), inferred);
     }
-    if (!is_global(c_.op)) {
+    if (!onnxpool_test::is_global_pool(c_.op)) {
       std::vector<int64_t> pads;
       const Status resolved = onnxpool::resolve_pads(attributes, c_.x_shape, &pads);
       const onnxpool_test::WindowGeometry g = onnxpool_test::window_geometry(
           *spec, std::vector<int64_t>(c_.x_shape.begin() + 2, c_.x_shape.end()));
       if (!resolved || pads != g.onnx_pads()) {
-        return fail("resolve_pads gives " + shape_text(pads) + " but the reference " + shape_text(g.onnx_pads()),
+        return fail("resolve_pads gives " + onnxpool_test::shape_to_string(pads) + " but the reference " + onnxpool_test::shape_to_string(g.onnx_pads()),
                     resolved);
       }
     }
@@ -287,7 +282,7 @@ class Checker {
   }
 
   int64_t reference_work(const std::vector<int64_t>& y_shape, const PoolSpec& spec) const {
-    if (is_global(c_.op)) return count_of(c_.x_shape);
+    if (onnxpool_test::is_global_pool(c_.op)) return count_of(c_.x_shape);
     int64_t work = count_of(y_shape);
     for (int64_t k : spec.kernel_shape) {
       if (work != 0 && k > std::numeric_limits<int64_t>::max() / work) return -1;
@@ -353,7 +348,7 @@ class Checker {
                           (c_.with_indices && (c_.op != PoolOp::kMaxPool || c_.mistakes.indices_not_int64)) ||
                           (c_.mistakes.null_x && !x_empty) || (c_.mistakes.null_y && !y_empty);
     // Windowed kernels exist for 1 to 3 spatial axes; more is unsupported.
-    const bool has_kernels = is_global(c_.op) || c_.x_shape.size() <= 5;
+    const bool has_kernels = onnxpool_test::is_global_pool(c_.op) || c_.x_shape.size() <= 5;
     const bool must_run = !mistaken && onnx_takes_type(c_.op, c_.type) && has_kernels;
 
     onnxpool::set_num_threads(c_.threads);

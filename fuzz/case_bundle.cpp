@@ -1,8 +1,9 @@
 #include "case_bundle.h"
 
-#include <fstream>
-#include <iterator>
+#include <algorithm>
 #include <system_error>
+
+#include "case_files.h"
 
 namespace onnxpool_fuzz {
 
@@ -37,26 +38,6 @@ void put_section(const std::string& bytes, std::vector<uint8_t>* out) {
   out->insert(out->end(), bytes.begin(), bytes.end());
 }
 
-bool read_bytes(const fs::path& path, std::string* bytes, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read " + path.string();
-    return false;
-  }
-  bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return true;
-}
-
-bool write_bytes(const fs::path& path, const std::string& bytes, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) {
-    *error = "cannot write " + path.string();
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 CaseBundle decode_case_bundle(const uint8_t* data, size_t size) {
@@ -80,7 +61,7 @@ std::vector<uint8_t> encode_case_bundle(const CaseBundle& bundle) {
 
 bool read_case_bundle(const fs::path& case_dir, CaseBundle* bundle, std::string* error) {
   *bundle = CaseBundle();
-  if (!read_bytes(case_dir / "model.onnx", &bundle->model, error)) return false;
+  if (!onnxpool_runner::read_file(case_dir / "model.onnx", &bundle->model, error)) return false;
   const fs::path data_set = case_dir / "test_data_set_0";
   for (const char* kind : {"input", "output"}) {
     std::vector<std::string>& files = std::string(kind) == "input" ? bundle->inputs : bundle->outputs;
@@ -92,7 +73,7 @@ bool read_case_bundle(const fs::path& case_dir, CaseBundle* bundle, std::string*
         return false;
       }
       std::string bytes;
-      if (!read_bytes(path, &bytes, error)) return false;
+      if (!onnxpool_runner::read_file(path, &bytes, error)) return false;
       files.push_back(std::move(bytes));
     }
   }
@@ -108,12 +89,12 @@ bool write_case_bundle(const CaseBundle& bundle, const fs::path& case_dir, std::
     *error = "cannot create " + data_set.string() + ": " + ec.message();
     return false;
   }
-  if (!write_bytes(case_dir / "model.onnx", bundle.model, error)) return false;
+  if (!onnxpool_runner::write_file(case_dir / "model.onnx", bundle.model, error)) return false;
   for (size_t k = 0; k < bundle.inputs.size(); ++k) {
-    if (!write_bytes(data_set / ("input_" + std::to_string(k) + ".pb"), bundle.inputs[k], error)) return false;
+    if (!onnxpool_runner::write_file(data_set / ("input_" + std::to_string(k) + ".pb"), bundle.inputs[k], error)) return false;
   }
   for (size_t k = 0; k < bundle.outputs.size(); ++k) {
-    if (!write_bytes(data_set / ("output_" + std::to_string(k) + ".pb"), bundle.outputs[k], error)) return false;
+    if (!onnxpool_runner::write_file(data_set / ("output_" + std::to_string(k) + ".pb"), bundle.outputs[k], error)) return false;
   }
   return true;
 }

@@ -2,24 +2,21 @@
 //
 // Steps of at least 4 lanes: for the float64 accumulators (LpPool of
 // float32/bfloat16) two registers per step, otherwise one natural vector.
-// Measured as guest instructions per call under qemu-aarch64 (the ARM
-// library, 1 thread; counted with qemu's in_asm/exec trace, deterministic;
-// no ARM hardware was at hand, so no timings), in millions, by step width in
-// natural vectors:
-//                     1 vector   2 vectors   4 vectors
-//   MaxPool S1          3.33       3.20        3.02
-//   MaxPool S4          1.89       2.51        3.10
-//   AveragePool S1      3.78       3.05        2.77
-//   AveragePool S4      2.42       2.85        3.24
-//   LpPool S6 (f64)     2.10       1.51        1.50
-// Wider steps pay on 112-wide S1 planes and lose more on 28-wide S4 planes,
-// where each row's masked tail vector is scalarized; 2-lane float64 steps
-// are the clear exception. A width-dependent step would take the best of
-// each column at the price of twice the specializations (not done yet).
-// No copy with unrolled x loops for the ResNet stem (x86 has one,
-// cpu_schedule.cpp): what it saves there is mispredicted loop exits, which
-// qemu's instruction counts cannot show, and without hardware to time it the
-// generation time it costs buys nothing measured.
+// This is the hand default, what a build without tuning data compiles; the
+// step per kernel is a knob (vector_multiple) that `tools/tune.sh --targets
+// arm64` costs in guest instructions per call under qemu-aarch64 (no ARM
+// hardware was at hand, so no timings), and generators/schedules/tuned/
+// arm64.json records the winners. The default was set when every 2D window
+// ran the separable kernel, whose masked row tails, scalarized, made wider
+// steps lose on 28-wide planes (MaxPool S4: 1.89M instructions at one vector
+// per step, 3.10M at four); with S4 on the flat-plane kernels and S3 on the
+// halving ones, four-vector steps now cost fewer instructions on most
+// windowed kernels (0.53x to 0.91x; docs/tuning.md, ARM64).
+// No copy with unrolled x loops for the ResNet stem by default (x86 has one,
+// cpu_schedule.cpp): at one-vector steps it changes no instruction count
+// (unroll_stem=1 alone: 1.00x on S1). With four-vector steps it does, and
+// the tuning table takes both together for S1's kernels (MaxPool 0.81x,
+// AveragePool 0.53x the default's instructions).
 // The global pools use the same step as their number of partials: more
 // partials cost more in the fold tree and the longer tail than the
 // independent chains save on 49- and 196-element planes (GlobalAveragePool

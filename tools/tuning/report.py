@@ -15,18 +15,28 @@ TABLE_NOTE = ("Written by tools/tune.sh: per kernel, the knobs the build passes 
               "(cmake/OnnxpoolTuning.cmake) and, per CPU it was measured on, every candidate's result. "
               "Scores are geometric means of median-time ratios to the hand default, timed interleaved in "
               "one process.")
+# arm64 is costed, not timed: no ARM hardware runs the tuning.
+COUNT_TABLE_NOTE = ("Written by tools/tune.sh: per kernel, the knobs the build passes to its generator "
+                    "(cmake/OnnxpoolTuning.cmake) and every candidate's result. Costs are guest instructions "
+                    "per call under qemu-aarch64 at one thread (medians_instructions), not times on an ARM "
+                    "core; scores are geometric means of their ratios to the hand default's.")
+
+
+def medians_key(unit):
+    return f"medians_{unit}"
 
 
 def table_path(tables_dir, table):
     return os.path.join(tables_dir, f"{table}.json")
 
 
-def load_table(tables_dir, table):
+def load_table(tables_dir, table, unit="us"):
     path = table_path(tables_dir, table)
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
-    return {"format": 1, "table": table, "note": TABLE_NOTE, "kernels": {}}
+    return {"format": 1, "table": table, "note": COUNT_TABLE_NOTE if unit == "instructions" else TABLE_NOTE,
+            "kernels": {}}
 
 
 def frozen_dir_of(tables_dir):
@@ -34,15 +44,15 @@ def frozen_dir_of(tables_dir):
     return os.path.join(os.path.dirname(os.path.abspath(tables_dir)), "frozen")
 
 
-def write_tables(tables_dir, summaries, cpu, halide_version, work_dir):
-    """Merges this CPU's results into each table (other CPUs' rows stay), re-picks each kernel's build
-    winner over every recorded CPU, and copies the frozen schedule of every winner that has one
-    (from this run's candidates in `work_dir`) next to the tables."""
+def write_tables(tables_dir, summaries, halide_version, work_dir):
+    """Merges each summary's results under its CPU into its table (other CPUs' rows stay), re-picks
+    each kernel's build winner over every recorded CPU, and copies the frozen schedule of every winner
+    that has one (from this run's candidates in `work_dir`) next to the tables."""
     os.makedirs(tables_dir, exist_ok=True)
     today = datetime.date.today().isoformat()
     frozen_sources = {}
     for table in sorted({s["table"] for s in summaries}):
-        data = load_table(tables_dir, table)
+        data = load_table(tables_dir, table, next(s["unit"] for s in summaries if s["table"] == table))
         for s in (s for s in summaries if s["table"] == table):
             if "hand" not in s["candidates"] or s["candidates"]["hand"]["score"] is None:
                 continue  # nothing timed for this kernel yet
@@ -53,7 +63,7 @@ def write_tables(tables_dir, summaries, cpu, halide_version, work_dir):
             for c in s["candidates"].values():
                 if c.get("frozen_source"):
                     frozen_sources[c["knobs"]["frozen_schedule"]] = os.path.join(work_dir, c["frozen_source"])
-            entry["by_cpu"][cpu] = {
+            entry["by_cpu"][s["cpu"]] = {
                 "knobs": s["knobs"], "winner": s["winner"], "date": today, "halide": halide_version,
                 "noise": round(s["noise"], 4), "nodes": s["nodes"],
                 "candidates": {label: _rounded(c) for label, c in sorted(s["candidates"].items())}}
@@ -79,7 +89,9 @@ def _rounded(c):
         if out.get(key) is not None:
             out[key] = round(out[key], 4)
     out["ratios"] = {k: round(v, 4) for k, v in out.get("ratios", {}).items()}
-    out["medians_us"] = {k: round(v, 2) for k, v in out.get("medians_us", {}).items()}
+    for unit in ("us", "instructions"):
+        if medians_key(unit) in out:
+            out[medians_key(unit)] = {k: round(v, 2) for k, v in out[medians_key(unit)].items()}
     return out
 
 
@@ -100,29 +112,38 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
     default's median, then each candidate family's ratio to it."""
     os.makedirs(work_dir, exist_ok=True)
     md = os.path.join(work_dir, f"report-{table}.md")
+    unit = summaries[0]["unit"] if summaries else "us"
+    counted = unit == "instructions"
+    measure = ("Costs are guest instructions per call under qemu-aarch64 at one thread (deterministic; not "
+               "times on an ARM core, which no tuning machine has); ratios are to the hand default "
+               "(below 1 is fewer instructions)." if counted else
+               "Times are medians of interleaved samples in one process; ratios are to the hand default "
+               "(below 1 is faster).")
     lines = [f"# Tuning report: {table}", "",
-             f"CPU: {cpu}; Halide {halide_version}; {datetime.date.today().isoformat()}; "
+             f"{'Cost' if counted else 'CPU'}: {cpu}; Halide {halide_version}; {datetime.date.today().isoformat()}; "
              f"`tools/tune.sh {command}`", "",
-             "Times are medians of interleaved samples in one process; ratios are to the hand default "
-             "(below 1 is faster). *best knobs*: the best hand-knob candidate; *winner*: what the build takes "
+             measure + " *best knobs*: the best hand-knob candidate; *winner*: what the build takes "
              "(the hand default unless a buildable candidate beats it by more than the noise). A ratio marked * "
              "is an autoscheduled candidate that computes wrong results on the tiny nodes (its splits assume "
              "inputs at least as large as its estimates) but right ones on the tuning nodes: timed for "
              "comparison, it cannot win.", "",
-             "| kernel | node @ threads | hand (us) | adams2019 | li2018 | mullapudi2016 | best knobs | winner |",
+             f"| kernel | node @ threads | hand ({'M instructions' if counted else 'us'}) | adams2019 | li2018 "
+             "| mullapudi2016 | best knobs | winner |",
              "|---|---|---|---|---|---|---|---|"]
     plot_rows = []
     for s in summaries:
         cands = s["candidates"]
         hand = cands.get("hand")
-        if hand is None or not hand["medians_us"]:
+        if hand is None or not hand.get(medians_key(unit)):
             lines.append(f"| {s['kernel']} | (not timed) | | | | | | |")
             continue
         knob_labels = [l for l, c in cands.items() if not c["autoscheduler"] and l != "hand" and c["buildable"]
                        and c["status"] == "passed" and c["score"] is not None]
         best_knobs = min(knob_labels, key=lambda l: cands[l]["score"]) if knob_labels else None
-        for key in sorted(hand["medians_us"]):
-            row = [s["kernel"], key.replace("|", "/"), f"{hand['medians_us'][key]:.1f}"]
+        hand_medians = hand[medians_key(unit)]
+        for key in sorted(hand_medians):
+            row = [s["kernel"], key.replace("|", "/"),
+                   f"{hand_medians[key] / 1e6:.3f}" if counted else f"{hand_medians[key]:.1f}"]
             row += [_ratio_text(cands.get(a), key) for a in ("adams2019", "li2018", "mullapudi2016")]
             row.append(f"{_ratio_text(cands[best_knobs], key)} ({best_knobs})" if best_knobs else "—")
             row.append(f"{_ratio_text(cands.get(s['winner']), key)} ({s['winner']})")
@@ -139,11 +160,12 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
     lines.append("")
     with open(md, "w") as f:
         f.write("\n".join(lines))
-    _plot(os.path.join(work_dir, f"report-{table}.png"), table, cpu, plot_rows)
+    _plot(os.path.join(work_dir, f"report-{table}.png"), table, cpu, plot_rows,
+          "guest instructions / hand default" if counted else "time / hand default")
     return md
 
 
-def _plot(path, table, cpu, rows):
+def _plot(path, table, cpu, rows, ylabel):
     if not rows:
         return
     import matplotlib
@@ -159,7 +181,7 @@ def _plot(path, table, cpu, rows):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([r[0] for r in rows], fontsize=6)
-    ax.set_ylabel("time / hand default")
+    ax.set_ylabel(ylabel)
     ax.set_yscale("log")
     ax.set_title(f"{table} on {cpu}", fontsize=8)
     ax.legend(fontsize=7)

@@ -14,6 +14,11 @@ SUITE = {
     "V1": ("{op}:1x64x16x56x56:k2x2x2:s2x2x2", ("maxpool", "averagepool")),
 }
 
+# Left out of "suite" for targets costed in guest instructions (arm64 under qemu): S2 is S1 over a
+# batch of 32 from DRAM, so its instructions per element are S1's, and what sets its time (memory
+# bandwidth) is what an instruction count cannot see. Named explicitly (--shapes S2) it runs.
+NOT_COUNTED = ("S2",)
+
 OPS = ("maxpool", "averagepool", "lppool", "globalmaxpool", "globalaveragepool", "globallppool")
 TYPES = ("f32", "f16", "bf16", "f64", "i8", "u8")
 GLOBAL_OPS = ("globalmaxpool", "globalaveragepool", "globallppool")

@@ -37,6 +37,13 @@ CPU_TARGETS = {
     "avx2": ("x86-64-avx2", "avx2_fma_f16c", ("avx2", "fma", "f16c")),
     "sse41": ("x86-64-sse41", "baseline", ("sse4_1",)),
 }
+# Targets of the ARM64 cross build (--arm-build-dir), costed in guest instructions under qemu-user:
+# --targets name -> (tuning table, variant). Only when asked for: they need that build.
+ARM_TARGETS = {"arm64": ("arm64", "baseline")}
+ALL_TARGETS = tuple(CPU_TARGETS) + tuple(ARM_TARGETS)
+# The "CPU" that instruction counts are recorded under: they depend on the guest code alone, not on
+# the host that ran qemu, and are not times on any ARM core.
+QEMU_COUNT_CPU = "qemu-aarch64 guest instruction count"
 TYPE_ENUMS = {"f32": "kFloat32", "f16": "kFloat16", "bf16": "kBFloat16", "f64": "kFloat64", "i8": "kInt8",
               "u8": "kUInt8"}
 
@@ -142,21 +149,42 @@ def run(cmd, timeout):
     return p.returncode, out, err
 
 
-class Tuner:
-    def __init__(self, args):
-        self.args = args
-        self.build = os.path.abspath(args.build_dir)
-        env_path = os.path.join(self.build, "tools", "tuning", "tuning_env.json")
+class Platform:
+    """Where the candidates of one target family are linked, checked and measured: natively on this
+    CPU (timed), or in the ARM64 cross build under qemu-user (guest instructions counted)."""
+
+    def __init__(self, env_path, what):
         if not os.path.exists(env_path):
-            raise UsageError(f"no {env_path}: configure and build first (tools/tune.sh does)")
+            raise UsageError(f"no {env_path}: configure and build {what} first (tools/tune.sh does)")
         with open(env_path) as f:
             env = json.load(f)
         with open(env["manifest"]) as f:
             self.kernels = {k["name"]: k for k in json.load(f)["kernels"]}
-        self.generator, self.runner, self.cxx = env["generator"], env["runner"], env["cxx"]
-        for path in (self.generator, self.runner):
-            if not os.access(path, os.X_OK):
-                raise UsageError(f"{path} is missing: build it first (tools/tune.sh does)")
+        if not os.access(env["runner"], os.X_OK):
+            raise UsageError(f"{env['runner']} is missing: build it first (tools/tune.sh does)")
+        self.env = env
+        self.cxx = env["cxx"]
+        self.emulator = [e for e in env.get("emulator", "").split(";") if e]
+        self.runner = self.emulator + [env["runner"]]
+        self.counts_instructions = bool(self.emulator)
+        # What a record's samples and a table's medians are in.
+        self.unit = "instructions" if self.counts_instructions else "us"
+
+
+class Tuner:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build_dir)
+        self.host = Platform(os.path.join(self.build, "tools", "tuning", "tuning_env.json"), "the x86-64 build")
+        env = self.host.env
+        self.arm = None  # loaded when an ARM target is chosen (arm_platform)
+        self.generator = env["generator"]
+        # Absent from a build configured before the ARM64 tuning existed; needed for arm64 alone.
+        self.qemu_plugin = env.get("qemu_plugin", "")
+        if not os.access(self.generator, os.X_OK):
+            raise UsageError(f"{self.generator} is missing: build it first (tools/tune.sh does)")
+        # Frozen schedules load into the host's generator, so the host's compiler builds them.
+        self.host_cxx = env["cxx"]
         self.plugins = env["plugins"]
         self.halide_include = [d for d in env["halide_include"].split(";") if d]
         self.halide_library = env["halide_library"]
@@ -170,11 +198,36 @@ class Tuner:
         self.reference_cache = os.path.join(self.work, "reference-cache", self.db.checker_hash)
         self.interrupted = False
 
+    def arm_platform(self):
+        if self.arm is None:
+            self.arm = Platform(os.path.join(os.path.abspath(self.args.arm_build_dir), "tools", "tuning",
+                                             "tuning_env.json"), "the arm64 preset")
+            if not self.qemu_plugin or not os.access(self.qemu_plugin, os.R_OK):
+                raise UsageError(f"the instruction-count plugin {self.qemu_plugin or '(not configured)'} is "
+                                 "missing: build it first (tools/tune.sh does)")
+        return self.arm
+
+    def emulator_version(self):
+        """E.g. "qemu-aarch64 version 7.2.22 (...)", for the reports."""
+        rc, out, _ = run([self.arm_platform().emulator[0], "--version"], 60)
+        return out.splitlines()[0].strip() if rc == 0 and out else self.arm_platform().emulator[0]
+
+    def platform_of(self, target_name):
+        return self.arm_platform() if target_name in ARM_TARGETS else self.host
+
+    def cpu_of(self, platform):
+        """The CPU a platform's checks and measurements are recorded under."""
+        return QEMU_COUNT_CPU if platform.counts_instructions else self.cpu
+
+    def thread_counts(self, platform):
+        # Instruction counts at several threads would add the pool's spinning to the kernel's work.
+        return [1] if platform.counts_instructions else self.args.threads
+
     # ---- nodes and the kernels they run ----
 
-    def route(self, nodes, variant):
+    def route(self, platform, nodes, variant):
         """{kernel name: [node texts]} for the kernels (on `variant`'s CPU target) the nodes run."""
-        cmd = [self.runner, "route", "--variant", variant]
+        cmd = platform.runner + ["route", "--variant", variant]
         for _, text in nodes:
             cmd += ["--node", text]
         rc, out, err = run(cmd, 600)
@@ -197,7 +250,7 @@ class Tuner:
                          + ([freeze.FREEZE_VERSION] if cand["autoscheduler"] else []), sort_keys=True)
         return hashlib.sha256((key + self.db.generator_hash).encode()).hexdigest()[:12]
 
-    def generate(self, kernel, target, cand):
+    def generate(self, platform, kernel, target, cand):
         """Generates the candidate's kernel as a shared object. An autoscheduled candidate is
         generated by its autoscheduler, then frozen (tools/tuning/freeze.py) and generated again from
         the frozen schedule, which is what gets checked, timed and can win; one that cannot be frozen
@@ -222,26 +275,26 @@ class Tuner:
             cmd = base + ["-e", "object,c_header,schedule", "-p", self.plugins[cand["autoscheduler"]],
                           f"autoscheduler={cand['autoscheduler']}",
                           f"autoscheduler.parallelism={candidate_search.AUTOSCHEDULER_PARALLELISM}"]
-        status, reason = self.build_kernel(cmd, out_dir, fn, so)
+        status, reason = self.build_kernel(platform, cmd, out_dir, fn, so)
         if status == "ok" and cand["autoscheduler"]:
-            extra = self.freeze(kernel, target, cand, base, out_dir, fn, so)
+            extra = self.freeze(platform, kernel, target, cand, base, out_dir, fn, so)
         record = dict(keys, status=status, reason=reason, seconds=round(time.monotonic() - start, 2),
                       label=cand["label"], knobs=cand["knobs"], autoscheduler=cand["autoscheduler"],
                       function=fn, shared_object=os.path.relpath(so, self.work), table=target["table"],
                       command=" ".join(os.path.basename(c) if i == 0 else c for i, c in enumerate(cmd)), **extra)
         return self.db.add(record)
 
-    def build_kernel(self, cmd, out_dir, fn, so):
+    def build_kernel(self, platform, cmd, out_dir, fn, so):
         """Runs a generator command writing <fn>.o into out_dir and links it as `so`: (status, reason)."""
         rc, _, err = run(cmd, self.args.generate_timeout)
         if rc != 0:
             return "failed", f"generator: {rc}: {err.strip()[-1000:]}"
-        link_rc, _, link_err = run([self.cxx, "-shared", "-o", so, os.path.join(out_dir, fn + ".o")], 300)
+        link_rc, _, link_err = run([platform.cxx, "-shared", "-o", so, os.path.join(out_dir, fn + ".o")], 300)
         if link_rc != 0:
             return "failed", f"link: {link_rc}: {link_err.strip()[-500:]}"
         return "ok", ""
 
-    def freeze(self, kernel, target, cand, base, out_dir, fn, so):
+    def freeze(self, platform, kernel, target, cand, base, out_dir, fn, so):
         """Freezes the autoscheduler's `<fn>.schedule.h`, builds it as a plugin and regenerates the
         candidate from it into `so`. The record's fields: frozen, and frozen_stem and frozen_source,
         or freeze_reason (the autoscheduler's own kernel then stays in `so`)."""
@@ -261,7 +314,7 @@ class Tuner:
         with open(source_path, "w") as f:
             f.write(source)
         plugin = os.path.join(frozen_dir, stem + ".so")
-        rc, _, err = run([self.cxx, "-std=c++17", "-O1", "-fPIC", "-shared", "-o", plugin, source_path,
+        rc, _, err = run([self.host_cxx, "-std=c++17", "-O1", "-fPIC", "-shared", "-o", plugin, source_path,
                           f"-I{os.path.join(ROOT, 'generators', 'schedules')}"]
                          + [f"-I{d}" for d in self.halide_include] + [self.halide_library], 600)
         if rc != 0:
@@ -271,24 +324,25 @@ class Tuner:
         os.makedirs(aside, exist_ok=True)
         cmd = [c if c != out_dir else aside for c in base] + [
             "-e", "object,c_header", "-p", plugin, f"autoscheduler={freeze.PLUGIN_SCHEDULER}"]
-        status, reason = self.build_kernel(cmd, aside, fn, os.path.join(aside, fn + ".so"))
+        status, reason = self.build_kernel(platform, cmd, aside, fn, os.path.join(aside, fn + ".so"))
         if status != "ok":
             return dict(frozen=False, freeze_reason=f"generating from the frozen schedule: {reason}")
         os.replace(os.path.join(aside, fn + ".so"), so)
         return dict(frozen=True, frozen_stem=stem, frozen_source=os.path.relpath(source_path, self.work))
 
-    def check(self, kernel, target, variant, cand, gen, nodes, tiny=True):
+    def check(self, platform, kernel, target, variant, cand, gen, nodes, tiny=True):
         """Checks on the nodes and, with `tiny`, on the tiny ones too (what a winner must pass)."""
         keys = dict(kind="check", kernel=kernel["name"], target=target["target"], candidate=gen["candidate"],
-                    cpu=self.cpu, nodes=sorted(nodes))
+                    cpu=self.cpu_of(platform), nodes=sorted(nodes))
         if not tiny:
             keys["scope"] = "nodes"
         done = self.db.find(**keys)
         if done:
             return dict(done, recorded=True)
         so = os.path.join(self.work, gen["shared_object"])
-        cmd = [self.runner, "check", "--kernel", kernel["name"], "--variant", variant, "--candidate",
-               f"{so}:{gen['function']}", "--reference-cache", self.reference_cache] + (["--tiny"] if tiny else [])
+        cmd = platform.runner + ["check", "--kernel", kernel["name"], "--variant", variant, "--candidate",
+                                 f"{so}:{gen['function']}", "--reference-cache", self.reference_cache]
+        cmd += ["--tiny"] if tiny else []
         for n in nodes:
             cmd += ["--node", n]
         rc, out, err = run(cmd, self.args.check_timeout)
@@ -302,9 +356,12 @@ class Tuner:
 
     # ---- timing ----
 
-    def time_group(self, kernel, variant, entries, nodes, threads):
-        """Times `entries` [(cand, gen)] on `nodes` in one runner process; returns its records."""
-        cmd = [self.runner, "time", "--kernel", kernel["name"], "--variant", variant, "--threads", str(threads),
+    def time_group(self, platform, kernel, variant, entries, nodes, threads):
+        """Times `entries` [(cand, gen)] on `nodes` in one runner process (counts their guest
+        instructions, on an emulated platform); returns its records."""
+        if platform.counts_instructions:
+            return self.count_group(platform, kernel, variant, entries, nodes)
+        cmd = [self.host.env["runner"], "time", "--kernel", kernel["name"], "--variant", variant, "--threads", str(threads),
                "--rounds", str(self.args.rounds), "--sample-ms", str(self.args.sample_ms)]
         for cand, gen in entries:
             cmd += ["--candidate", f"{cand['label']}|{os.path.join(self.work, gen['shared_object'])}:{gen['function']}"]
@@ -313,9 +370,50 @@ class Tuner:
         ids = {cand["label"]: gen["candidate"] for cand, gen in entries}
         return self.record_timing(cmd, kernel["name"], entries[0][1]["target"], ids, threads)
 
-    def latest_scores(self, kernel_name, target_string):
+    def count_group(self, platform, kernel, variant, entries, nodes):
+        """Counts the guest instructions of one call of each of `entries` on each node, in one runner
+        process under qemu with the counting plugin (tools/tuning/qemu_instruction_count.cpp). The
+        counts are deterministic up to a few allocator paths, so one sample of --calls calls each."""
+        os.makedirs(self.work, exist_ok=True)
+        counts_path = os.path.join(self.work, f"counts-{os.getpid()}-{kernel['name']}.txt")
+        emulator, runner = platform.emulator, platform.runner[len(platform.emulator):]
+        cmd = emulator[:1] + ["-plugin", f"{self.qemu_plugin},out={counts_path}"] + emulator[1:] + runner + [
+            "count", "--kernel", kernel["name"], "--variant", variant, "--calls", str(self.args.count_calls)]
+        for cand, gen in entries:
+            cmd += ["--candidate", f"{cand['label']}|{os.path.join(self.work, gen['shared_object'])}:{gen['function']}"]
+        for n in nodes:
+            cmd += ["--node", n]
+        ids = {cand["label"]: gen["candidate"] for cand, gen in entries}
+        rc, out, err = run(cmd, self.args.time_timeout)
+        counts = {}
+        if os.path.exists(counts_path):
+            with open(counts_path) as f:
+                for line in f:
+                    region, _, count = line.partition(" ")
+                    counts[int(region)] = int(count)
+            os.remove(counts_path)
+        if rc != 0:
+            print(f"    counting failed: {rc}: {err.strip()[:500]}", flush=True)
+            return []
+        group = hashlib.sha256(f"{time.time()}{kernel['name']}count".encode()).hexdigest()[:12]
+        rows = [json.loads(line) for line in out.splitlines()]
+        missing = [t["region"] for t in rows if t["region"] not in counts]
+        if missing or not rows:
+            # Nothing of a group the plugin did not count whole goes into the database.
+            print(f"    counting failed: the plugin recorded no region {missing[:1] or 'at all'}", flush=True)
+            return []
+        records = []
+        for t in rows:
+            records.append(self.db.add(dict(
+                kind="time", kernel=kernel["name"], target=entries[0][1]["target"], candidate=ids[t["candidate"]],
+                candidate_label=t["candidate"], cpu=QEMU_COUNT_CPU, node=t["node"], threads=1,
+                reached=t["reached"], samples_instructions=[counts[t["region"]] / t["calls"]], group=group,
+                date=datetime.date.today().isoformat())))
+        return records
+
+    def latest_scores(self, kernel_name, target_string, cpu=None):
         """Scores from each thread count's latest timing group of this kernel on this CPU, merged."""
-        times = self.db.all(kind="time", kernel=kernel_name, target=target_string, cpu=self.cpu)
+        times = self.db.all(kind="time", kernel=kernel_name, target=target_string, cpu=cpu or self.cpu)
         merged, noises = {}, []
         for threads in sorted({t["threads"] for t in times}):
             of_threads = [t for t in times if t["threads"] == threads]
@@ -329,9 +427,9 @@ class Tuner:
                     continue
                 noises.append(noise)
                 for label, s in scores.items():
-                    m = merged.setdefault(label, {"ratios": {}, "medians_us": {}, "reached": True})
+                    m = merged.setdefault(label, {"ratios": {}, "medians": {}, "reached": True})
                     m["ratios"].update(s["ratios"])
-                    m["medians_us"].update(s["medians_us"])
+                    m["medians"].update(s["medians"])
                     m["reached"] = m["reached"] and s["reached"]
         for m in merged.values():
             m["score"] = winners.geomean(list(m["ratios"].values()))
@@ -341,30 +439,31 @@ class Tuner:
 
     # ---- one kernel ----
 
-    def tune_kernel(self, kernel, target, variant, nodes, progress):
+    def tune_kernel(self, platform, kernel, target, variant, nodes, progress):
         gpu = False
+        threads = self.thread_counts(platform)
         overrides = self.args.knob_grid
         cands = candidate_search.choose(kernel, gpu, self.args.strategy, self.args.max_candidates, self.args.seed,
                                         overrides, self.args.autoschedulers, candidate_search.arch_of(target["target"]))
         if self.args.test_fault:
             cands.append(candidate_search.candidate({"test_fault": "true"}))
-        progress.add(2 * len(cands) + len(self.args.threads))
-        self.run_candidates(kernel, target, variant, nodes, cands, progress)
+        progress.add(2 * len(cands) + len(threads))
+        self.run_candidates(platform, kernel, target, variant, nodes, cands, progress)
         if self.args.strategy == "greedy" and not self.interrupted:
-            scores, _ = self.latest_scores(kernel["name"], target["target"])
+            scores, _ = self.latest_scores(kernel["name"], target["target"], self.cpu_of(platform))
             measured = {c["label"]: (c["knobs"], scores[c["label"]]["score"]) for c in cands
                         if c["label"] in scores and not c["autoscheduler"]}
             combo = candidate_search.combined_best(measured)
             if len(combo) > 1:
                 extra = [candidate_search.candidate(combo)]
-                progress.add(2 + len(self.args.threads))
-                self.run_candidates(kernel, target, variant, nodes, [candidate_search.candidate({})] + extra,
+                progress.add(2 + len(threads))
+                self.run_candidates(platform, kernel, target, variant, nodes, [candidate_search.candidate({})] + extra,
                                     progress, only_new=True)
 
-    def run_candidates(self, kernel, target, variant, nodes, cands, progress, only_new=False):
+    def run_candidates(self, platform, kernel, target, variant, nodes, cands, progress, only_new=False):
         results = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
-            futures = {pool.submit(self.generate, kernel, target, c): c for c in cands}
+            futures = {pool.submit(self.generate, platform, kernel, target, c): c for c in cands}
             for future in concurrent.futures.as_completed(futures):
                 c = futures[future]
                 gen = future.result()
@@ -379,7 +478,7 @@ class Tuner:
             if gen["status"] != "ok":
                 progress.step(f"{kernel['name']}: {c['label']} not checked (generation failed)")
                 return False
-            chk = self.check(kernel, target, variant, cand, gen, nodes)
+            chk = self.check(platform, kernel, target, variant, cand, gen, nodes)
             progress.step(f"{kernel['name']}: {'recorded check of' if chk.get('recorded') else 'checked'} "
                           f"{c['label']}: {chk['status']}"
                           + (f" ({chk['reason'][:300]})" if chk["status"] != "passed" else ""))
@@ -388,7 +487,7 @@ class Tuner:
             if chk["status"] == "rejected" and cand["autoscheduler"]:
                 # Autoscheduled splits assume inputs as large as the estimates (halide#5070): timed
                 # on the tuning nodes when right there, for the report; it cannot win.
-                on_nodes = self.check(kernel, target, variant, cand, gen, nodes, tiny=False)
+                on_nodes = self.check(platform, kernel, target, variant, cand, gen, nodes, tiny=False)
                 progress.step(f"{kernel['name']}: {c['label']} on the tuning nodes alone: {on_nodes['status']}", 0)
                 return on_nodes["status"] == "passed"
             return False
@@ -399,26 +498,28 @@ class Tuner:
         passed = [results[c["label"]] for c, keep in zip(cands, to_time) if keep]
         if not any(c["label"] == "hand" for c, _ in passed):
             print(f"    {kernel['name']}: the hand default did not pass its checks; nothing to time", flush=True)
-            progress.step("skipped timing", len(self.args.threads))
+            progress.step("skipped timing", len(self.thread_counts(platform)))
             return
-        for threads in self.args.threads:
-            timings = self.db.all(kind="time", kernel=kernel["name"], target=target["target"], cpu=self.cpu,
+        cpu = self.cpu_of(platform)
+        measured = "counted" if platform.counts_instructions else "timed"
+        for threads in self.thread_counts(platform):
+            timings = self.db.all(kind="time", kernel=kernel["name"], target=target["target"], cpu=cpu,
                                   threads=threads)
             timed = {c for c in {t["candidate"] for t in timings}
                      if set(nodes) <= {t["node"] for t in timings if t["candidate"] == c}}
             todo = [(c, g) for c, g in passed if g["candidate"] not in timed]
             if not todo:
-                progress.step(f"{kernel['name']} at {threads} thread(s): every candidate already timed")
+                progress.step(f"{kernel['name']} at {threads} thread(s): every candidate already {measured}")
                 continue
             # The hand default is timed again with the new ones: ratios come from one process.
             hand = [(c, g) for c, g in passed if c["label"] == "hand"]
             entries = hand + [e for e in todo if e[0]["label"] != "hand"]
-            self.time_group(kernel, variant, entries, nodes, threads)
-            scores, noise = self.latest_scores(kernel["name"], target["target"])
+            self.time_group(platform, kernel, variant, entries, nodes, threads)
+            scores, noise = self.latest_scores(kernel["name"], target["target"], cpu)
             if scores:
                 best = min((s["score"], label) for label, s in scores.items())
                 progress.best[kernel["name"]] = f"{best[1]} {best[0]:.3f}x hand"
-            progress.step(f"{kernel['name']} at {threads} thread(s): timed {len(entries)} candidates "
+            progress.step(f"{kernel['name']} at {threads} thread(s): {measured} {len(entries)} candidates "
                           f"(noise {noise:.3f})")
 
     # ---- the run-time knobs of one target ----
@@ -453,7 +554,8 @@ class Tuner:
                         nodes=sorted(check_nodes))
             chk = self.db.find(**keys)
             if chk is None:
-                cmd = [self.runner, "check", "--variant", variant, "--candidate", candidate_search.runtime_spec(knobs),
+                cmd = self.host.runner + ["check", "--variant", variant, "--candidate",
+                                          candidate_search.runtime_spec(knobs),
                        "--reference-cache", self.reference_cache]
                 for n in check_nodes:
                     cmd += ["--node", n]
@@ -479,7 +581,7 @@ class Tuner:
             if len(todo) == 1:
                 progress.step(f"run-time knobs at {threads} thread(s): every candidate already timed")
                 continue
-            cmd = [self.runner, "time", "--variant", variant, "--threads", str(threads), "--rounds",
+            cmd = self.host.runner + ["time", "--variant", variant, "--threads", str(threads), "--rounds",
                    str(self.args.rounds), "--sample-ms", str(self.args.sample_ms)]
             for label, _, knobs in todo:
                 cmd += ["--candidate", f"{label}|{candidate_search.runtime_spec(knobs)}"]
@@ -513,10 +615,11 @@ class Tuner:
             cands[chk["label"]] = {
                 "knobs": chk["knobs"], "autoscheduler": None, "status": chk["status"], "reason": chk["reason"][:300],
                 "buildable": True, "score": s.get("score"), "worst_ratio": s.get("worst_ratio"),
-                "ratios": s.get("ratios", {}), "medians_us": s.get("medians_us", {})}
+                "ratios": s.get("ratios", {}), "medians_us": s.get("medians", {})}
         timed = {l: scores[l] for l in scores if l in cands and cands[l]["status"] == "passed"}
         winner = winners.pick(timed, noise, set(cands)) if "hand" in timed else "hand"
         return {"kernel": "runtime", "table": table, "target": target_string, "nodes": [], "noise": noise,
+                "cpu": self.cpu, "unit": "us",
                 "winner": winner, "knobs": cands.get(winner, {}).get("knobs", {}), "candidates": cands}
 
     # ---- the run ----
@@ -524,9 +627,13 @@ class Tuner:
     def targets(self):
         chosen = []
         for name in self.args.targets:
-            table, variant, needs = CPU_TARGETS[name]
-            if not set(needs) <= self.flags:
-                raise UsageError(f"--targets {name}: this CPU ({self.cpu}) cannot run it")
+            if name in ARM_TARGETS:
+                table, variant = ARM_TARGETS[name]
+                self.arm_platform()
+            else:
+                table, variant, needs = CPU_TARGETS[name]
+                if not set(needs) <= self.flags:
+                    raise UsageError(f"--targets {name}: this CPU ({self.cpu}) cannot run it")
             chosen.append((name, table, variant))
         return chosen
 
@@ -536,19 +643,24 @@ class Tuner:
             return self.main_runtime(nodes)
         plan = []
         for name, table, variant in self.targets():
-            routed = self.route(nodes, variant)
+            platform = self.platform_of(name)
+            of_target = [n for n in nodes if not (platform.counts_instructions and n[1] in self.args.uncounted)]
+            if not of_target:
+                continue
+            routed = self.route(platform, of_target, variant)
             for (kernel_name, index), texts in sorted(routed.items()):
-                kernel = self.kernels[kernel_name]
+                kernel = platform.kernels[kernel_name]
                 target = next((t for t in kernel["targets"] if t["index"] == index), None)
                 if target is None or target["table"] != table:
                     continue
                 if self.args.kernels and kernel_name not in self.args.kernels:
                     continue
-                plan.append((kernel, target, variant, texts))
-        unknown = [k for k in self.args.kernels if k not in self.kernels]
+                plan.append((platform, kernel, target, variant, texts))
+        known = self.host.kernels
+        unknown = [k for k in self.args.kernels if k not in known]
         if unknown:
             prefix = "_".join(unknown[0].split("_")[:2]) + "_"
-            near = sorted(k for k in self.kernels if k.startswith(prefix)) or sorted(self.kernels)
+            near = sorted(k for k in known if k.startswith(prefix)) or sorted(known)
             raise UsageError(f"--kernels: no kernel {', '.join(unknown)}; valid: {', '.join(near)} "
                              "(build/kernels/onnxpool_kernel_manifest.json lists them all)")
         if not plan:
@@ -556,16 +668,18 @@ class Tuner:
         print(f"Tuning {len(plan)} kernel(s) on {self.cpu}, Halide {self.halide_version}; results in {self.db.path}"
               + (f" ({self.db.stale} records of other generator or checking sources or Halide versions ignored)"
                  if self.db.stale else ""), flush=True)
-        for kernel, target, _, texts in plan:
-            print(f"  {kernel['name']} ({target['table']}): {', '.join(texts)}")
+        for platform, kernel, target, _, texts in plan:
+            print(f"  {kernel['name']} ({target['table']}"
+                  + (", guest instructions under qemu" if platform.counts_instructions else "")
+                  + f"): {', '.join(texts)}")
         progress = Progress(0, len(plan))
         deadline = time.monotonic() + self.args.budget_minutes * 60 if self.args.budget_minutes else None
         try:
-            for kernel, target, variant, texts in plan:
+            for platform, kernel, target, variant, texts in plan:
                 if deadline and time.monotonic() > deadline:
                     print("time budget spent; the rest stays for a rerun", flush=True)
                     break
-                self.tune_kernel(kernel, target, variant, texts, progress)
+                self.tune_kernel(platform, kernel, target, variant, texts, progress)
                 progress.kernel_done()
         except KeyboardInterrupt:
             self.interrupted = True
@@ -573,14 +687,23 @@ class Tuner:
                   flush=True)
         summaries = self.summarize(plan)
         if self.args.write_tables:
-            report.write_tables(self.args.tables_dir, summaries, self.cpu, self.halide_version, self.work)
+            report.write_tables(self.args.tables_dir, summaries, self.halide_version, self.work)
         for table in sorted({s["table"] for s in summaries}):
-            path = report.write_report(self.work, table, [s for s in summaries if s["table"] == table], self.cpu,
-                                       self.halide_version, " ".join(sys.argv[1:]))
+            of_table = [s for s in summaries if s["table"] == table]
+            cpu = of_table[0]["cpu"]
+            if cpu == QEMU_COUNT_CPU:
+                cpu = f"{cpu} ({self.emulator_version()} on {self.cpu})"
+            path = report.write_report(self.work, table, of_table, cpu, self.halide_version,
+                                       " ".join(sys.argv[1:]))
             print(f"report: {path}")
         return 130 if self.interrupted else 0
 
     def main_runtime(self, nodes):
+        arm = [name for name in self.args.targets if name in ARM_TARGETS]
+        if arm:
+            raise UsageError(f"--runtime --targets {arm[0]}: the run-time knobs pick kernels and split work "
+                             "across threads, which guest instruction counts under qemu cannot judge; "
+                             f"valid with --runtime: {', '.join(CPU_TARGETS)}")
         print(f"Tuning the run-time knobs on {self.cpu}, Halide {self.halide_version}, over "
               f"{len(nodes)} node(s); results in {self.db.path}", flush=True)
         progress = Progress(0)
@@ -595,7 +718,7 @@ class Tuner:
                   flush=True)
         summaries = [self.summarize_runtime(table) for table in done]
         if self.args.write_tables:
-            report.write_tables(self.args.tables_dir, summaries, self.cpu, self.halide_version, self.work)
+            report.write_tables(self.args.tables_dir, summaries, self.halide_version, self.work)
         for s in summaries:
             path = report.write_report(self.work, s["table"] + "-runtime", [s], self.cpu, self.halide_version,
                                        " ".join(sys.argv[1:]))
@@ -604,14 +727,15 @@ class Tuner:
 
     def summarize(self, plan):
         out = []
-        for kernel, target, _, texts in plan:
-            scores, noise = self.latest_scores(kernel["name"], target["target"])
+        for platform, kernel, target, _, texts in plan:
+            cpu = self.cpu_of(platform)
+            scores, noise = self.latest_scores(kernel["name"], target["target"], cpu)
             cands = {}
             for gen in self.db.all(kind="generate", kernel=kernel["name"], target=target["target"]):
                 chk = self.db.find(kind="check", kernel=kernel["name"], target=target["target"],
-                                   candidate=gen["candidate"], cpu=self.cpu, scope=None)
+                                   candidate=gen["candidate"], cpu=cpu, scope=None)
                 on_nodes = self.db.find(kind="check", kernel=kernel["name"], target=target["target"],
-                                        candidate=gen["candidate"], cpu=self.cpu, scope="nodes")
+                                        candidate=gen["candidate"], cpu=cpu, scope="nodes")
                 status = gen["status"] if gen["status"] != "ok" else (chk["status"] if chk else "unchecked")
                 if status == "rejected" and on_nodes and on_nodes["status"] == "passed":
                     status = report.NODES_ONLY
@@ -619,20 +743,26 @@ class Tuner:
                 s = scores.get(gen["label"], {})
                 if gen["autoscheduler"] and not gen.get("frozen"):
                     reason = reason or f"not frozen ({gen.get('freeze_reason', '')}): cannot be built"
+                # A cross build imports the host's generator and cannot build a frozen schedule's
+                # plugin for it (cmake/OnnxpoolTuning.cmake): reported, never taken.
+                cross_frozen = bool(gen["autoscheduler"]) and platform.counts_instructions
+                if cross_frozen and status == "passed":
+                    reason = reason or "the ARM64 cross build cannot load frozen schedules: reported only"
                 cands[gen["label"]] = {
                     "knobs": {"frozen_schedule": gen["frozen_stem"]} if gen.get("frozen") else gen["knobs"],
                     "frozen_source": gen.get("frozen_source"), "autoscheduler": gen["autoscheduler"], "status": status,
                     "reason": reason[:300],
                     # An autoscheduled candidate is built from its frozen schedule, when it could be frozen.
-                    "buildable": (not gen["autoscheduler"] or gen.get("frozen", False)) and "test_fault" not in gen["knobs"],
+                    "buildable": ((not gen["autoscheduler"] or gen.get("frozen", False)) and not cross_frozen
+                                  and "test_fault" not in gen["knobs"]),
                     "score": s.get("score"), "worst_ratio": s.get("worst_ratio"), "ratios": s.get("ratios", {}),
-                    "medians_us": s.get("medians_us", {}), "generation_s": gen["seconds"]}
+                    f"medians_{platform.unit}": s.get("medians", {}), "generation_s": gen["seconds"]}
             # Only candidates that passed every check are eligible; the nodes-only ones are reported.
             timed = {l: scores[l] for l in scores if l in cands and cands[l]["status"] == "passed"}
             buildable = {l for l, c in cands.items() if c["buildable"]}
             winner = winners.pick(timed, noise, buildable) if "hand" in timed else "hand"
             out.append({"kernel": kernel["name"], "table": target["table"], "target": target["target"],
-                        "nodes": texts, "noise": noise, "winner": winner,
+                        "nodes": texts, "noise": noise, "winner": winner, "cpu": cpu, "unit": platform.unit,
                         "knobs": cands.get(winner, {}).get("knobs", {}), "candidates": cands})
         return out
 
@@ -649,7 +779,8 @@ def parse_args(argv):
     p.add_argument("--types", default="f32", help=f"comma-separated, of: {', '.join(suite.TYPES)}")
     p.add_argument("--ranks", default="2", help="spatial ranks of the suite nodes, comma-separated, of: 1, 2, 3")
     p.add_argument("--targets", default=None,
-                   help=f"comma-separated, of: {', '.join(CPU_TARGETS)} (default: every one this CPU runs)")
+                   help=f"comma-separated, of: {', '.join(ALL_TARGETS)} (default: every x86 one this CPU runs; "
+                        "arm64 needs the arm64 preset's build and is costed in guest instructions under qemu)")
     p.add_argument("--shapes", nargs="+", default=["suite"],
                    help="suite names (" + ", ".join(suite.SUITE) + "), 'suite' for all, or case strings")
     p.add_argument("--kernels", default="", help="only these kernel names (comma-separated)")
@@ -669,7 +800,11 @@ def parse_args(argv):
     p.add_argument("--generate-timeout", type=int, default=900)
     p.add_argument("--check-timeout", type=int, default=900)
     p.add_argument("--time-timeout", type=int, default=1800)
+    p.add_argument("--count-calls", type=int, default=2,
+                   help="arm64: calls per candidate and node in the instruction count (the count is per call)")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    p.add_argument("--arm-build-dir", default=os.path.join(ROOT, "build-arm64"),
+                   help="the arm64 preset's build, for --targets arm64")
     p.add_argument("--work-dir", default=None, help="candidates, database and reports (default: BUILD/tuning)")
     p.add_argument("--db", default=None, help="results database (default: WORK/results.jsonl)")
     p.add_argument("--tables-dir", default=os.path.join(ROOT, "generators", "schedules", "tuned"))
@@ -690,7 +825,7 @@ def parse_args(argv):
     a.ops = listed(a.ops, suite.OPS, "operator")
     a.types = listed(a.types, suite.TYPES, "type")
     a.ranks = [int(r) for r in listed(a.ranks, ("1", "2", "3"), "rank")]
-    a.targets = listed(a.targets, tuple(CPU_TARGETS), "target") if a.targets else None
+    a.targets = listed(a.targets, ALL_TARGETS, "target") if a.targets else None
     a.threads = [int(t) for t in listed(a.threads, [str(i) for i in range(1, 257)], "thread count")]
     a.autoschedulers = ([] if a.autoschedulers == "none" else
                         listed(a.autoschedulers, [x[0] for x in candidate_search.CPU_AUTOSCHEDULERS], "autoscheduler"))
@@ -700,9 +835,13 @@ def parse_args(argv):
     except ValueError as e:
         raise UsageError(str(e))
     nodes = []
+    # Suite nodes that "suite" brought in and a counted target leaves out (suite.NOT_COUNTED).
+    a.uncounted = set()
     for s in a.shapes:
         if s == "suite":
-            nodes += suite.suite_nodes(a.ops, a.types, a.ranks)
+            found = suite.suite_nodes(a.ops, a.types, a.ranks)
+            a.uncounted |= {text for name, text in found if name.split(":")[0] in suite.NOT_COUNTED}
+            nodes += found
         elif s in suite.SUITE:
             nodes += [n for n in suite.suite_nodes(a.ops, a.types, (1, 2, 3)) if n[0].split(":")[0] == s]
         elif ":" in s:
@@ -712,8 +851,8 @@ def parse_args(argv):
     if not nodes:
         raise UsageError("no nodes: the chosen --ops, --types and --ranks select no suite case")
     a.nodes = nodes
-    if a.max_candidates < 1 or a.rounds < 3:
-        raise UsageError("--max-candidates must be at least 1 and --rounds at least 3")
+    if a.max_candidates < 1 or a.rounds < 3 or a.count_calls < 1:
+        raise UsageError("--max-candidates and --count-calls must be at least 1 and --rounds at least 3")
     return a
 
 

@@ -6,9 +6,15 @@
 //          the tests' reference,
 //   time   times several candidates on the given nodes, interleaved: every
 //          round runs each candidate in turn (rotating who goes first), so
-//          a noisy neighbour slows them all alike.
+//          a noisy neighbour slows them all alike,
+//   count  runs several candidates on the given nodes at one thread, each
+//          call between two markers that qemu_instruction_count.cpp (a qemu
+//          plugin) counts the guest instructions of: the cost of an ARM64
+//          candidate on a machine without ARM hardware.
 // Output: one JSON object per line on stdout; errors on stderr, exit 2.
 #include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <HalideRuntime.h>
 
@@ -35,6 +41,8 @@ constexpr char kUsage[] =
     "                                  [--node CASE]... [--tiny] [--seed N] [--reference-cache DIR]\n"
     "       onnxpool_tune_runner time [--kernel NAME] --variant VARIANT --candidate 'LABEL|WHAT'... --node CASE...\n"
     "                                 [--rounds N] [--sample-ms MS] [--threads N]\n"
+    "       onnxpool_tune_runner count --kernel NAME --variant VARIANT --candidate 'LABEL|WHAT'...\n"
+    "                                  --node CASE... [--calls N]   (under qemu with the counting plugin)\n"
     "  WHAT     SO:FUNCTION (a build of the kernel), builtin (the library's), or runtime:KNOBS\n"
     "  KNOBS    run-time knobs name=value,... (runtime/runtime_knobs.h) on the library's kernels\n"
     "  CASE     a case string (onnxpool_bench --help), ':indices' at the end for MaxPool's Indices\n"
@@ -45,7 +53,7 @@ struct Options {
   std::vector<std::string> candidates, nodes;
   bool tiny = false;
   uint64_t seed = 1;
-  int rounds = 11, threads = 1;
+  int rounds = 11, threads = 1, calls = 1;
   double sample_ms = 5.0;
 };
 
@@ -75,7 +83,8 @@ Options parse(int argc, char** argv) {
   if (argc < 2) fail("no mode");
   Options o;
   o.mode = argv[1];
-  if (o.mode != "knobs" && o.mode != "route" && o.mode != "check" && o.mode != "time") {
+  if (o.mode != "knobs" && o.mode != "route" && o.mode != "check" && o.mode != "time" &&
+      o.mode != "count") {
     fail("unknown mode '" + o.mode + "'");
   }
   for (int i = 2; i < argc; ++i) {
@@ -93,11 +102,14 @@ Options parse(int argc, char** argv) {
     else if (flag == "--reference-cache") o.reference_cache = value();
     else if (flag == "--rounds") o.rounds = std::atoi(value().c_str());
     else if (flag == "--threads") o.threads = std::atoi(value().c_str());
+    else if (flag == "--calls") o.calls = std::atoi(value().c_str());
     else if (flag == "--sample-ms") o.sample_ms = std::atof(value().c_str());
     else fail("unknown flag '" + flag + "'");
   }
-  if ((o.mode == "check" || o.mode == "time") && o.variant.empty()) fail(o.mode + " needs --variant");
-  if (o.rounds < 1 || o.threads < 0 || o.sample_ms <= 0) fail("--rounds, --threads or --sample-ms out of range");
+  if ((o.mode == "check" || o.mode == "time" || o.mode == "count") && o.variant.empty()) fail(o.mode + " needs --variant");
+  if (o.rounds < 1 || o.threads < 0 || o.sample_ms <= 0 || o.calls < 1) {
+    fail("--rounds, --threads, --calls or --sample-ms out of range");
+  }
   return o;
 }
 
@@ -320,6 +332,62 @@ int time_candidates(const Options& o, const Slot* slot, size_t target) {
   return 0;
 }
 
+// The region markers tools/tuning/qemu_instruction_count.cpp counts between:
+// getpid ignores its arguments, so natively they cost a syscall and no more.
+constexpr uint64_t kCountMarker = 0x6f6e6e78706f6f49ull;
+
+void mark_region(uint64_t phase, uint64_t region) { syscall(SYS_getpid, kCountMarker, phase, region); }
+
+// Each candidate's calls on each node in a region of its own, after one call
+// outside it (lazy set-up, and whether the candidate's slot was reached).
+// Regions are numbered in the order printed.
+int count_candidates(const Options& o, const Slot& slot) {
+  struct Candidate {
+    std::string label;
+    KernelFunctions functions;
+    bool builtin;
+  };
+  std::vector<Candidate> candidates;
+  for (const std::string& spec : o.candidates) {
+    const size_t bar = spec.find('|');
+    if (bar == std::string::npos || bar == 0) fail("candidate '" + spec + "' is not LABEL|SO:FUNCTION or LABEL|builtin");
+    const std::string where = spec.substr(bar + 1);
+    if (where == "builtin") {
+      candidates.push_back({spec.substr(0, bar), {}, true});
+    } else {
+      candidates.push_back({spec.substr(0, bar), load_candidate(where, slot), false});
+    }
+  }
+  if (candidates.empty()) fail("count needs at least one --candidate");
+  const std::vector<TuningNode> nodes = parse_nodes(o.nodes);
+  if (nodes.empty()) fail("count needs at least one --node");
+  std::vector<PreparedNode> prepared;
+  for (const TuningNode& n : nodes) prepared.emplace_back(n);
+  if (!onnxpool::set_num_threads(1)) fail("set_num_threads failed");
+  uint64_t region = 0;
+  for (const Candidate& candidate : candidates) {
+    const std::string& label = candidate.label;
+    if (candidate.builtin) {
+      restore_builtin(slot);
+    } else {
+      use_candidate(slot, candidate.functions);
+    }
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      const uint64_t before = calls(slot);
+      if (!prepared[n].run()) fail("node " + nodes[n].text + " failed with candidate " + label);
+      const bool reached = calls(slot) != before;
+      mark_region(0, region);
+      for (int i = 0; i < o.calls; ++i) prepared[n].run();
+      mark_region(1, region);
+      std::printf("{\"candidate\": %s, \"node\": %s, \"region\": %llu, \"calls\": %d, \"reached\": %s}\n",
+                  json_string(label).c_str(), json_string(nodes[n].text).c_str(),
+                  static_cast<unsigned long long>(region), o.calls, reached ? "true" : "false");
+      ++region;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 }  // namespace onnxpool_tune
 
@@ -340,6 +408,10 @@ int main(int argc, char** argv) {
       fail("check needs --kernel, unless it checks run-time knobs on the given nodes");
     }
     return check(o, slot, target);
+  }
+  if (o.mode == "count") {
+    if (o.kernel.empty()) fail("count needs --kernel");
+    return count_candidates(o, slot);
   }
   return time_candidates(o, o.kernel.empty() ? nullptr : &slot, target);
 }

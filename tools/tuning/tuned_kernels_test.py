@@ -45,12 +45,18 @@ def main():
     p.add_argument("--tables-dir", required=True)
     p.add_argument("--tuned-for", default="")
     p.add_argument("--hand-only", default="OFF")
+    p.add_argument("--host-build-dir", default="", help="a cross build's host build (its generator)")
     a = p.parse_args()
     with open(os.path.join(a.build_dir, "tools", "tuning", "tuning_env.json")) as f:
         env = json.load(f)
+    if a.host_build_dir:
+        with open(os.path.join(a.host_build_dir, "tools", "tuning", "tuning_env.json")) as f:
+            env["generator"] = json.load(f)["generator"]
+    # A cross build's runner runs under its emulator (qemu-aarch64 -L ...).
+    runner = [e for e in env.get("emulator", "").split(";") if e] + [env["runner"]]
     with open(env["manifest"]) as f:
         manifest = {k["name"]: k for k in json.load(f)["kernels"]}
-    out = subprocess.run([env["runner"], "knobs"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(runner + ["knobs"], capture_output=True, text=True, check=True).stdout
     compiled = {(r["kernel"], r["target"]): r["knobs"] for r in map(json.loads, out.splitlines())}
     hand_only = a.hand_only.upper() in ("ON", "TRUE", "1", "YES")
 
@@ -103,7 +109,7 @@ def main():
         if variant is None or not set(needs) <= flags:
             print(f"{t['function']} ({t['table']}): frozen schedule, not run: this CPU lacks {t['table']}")
             continue
-        r = subprocess.run([env["runner"], "check", "--kernel", name, "--variant", variant, "--tiny"],
+        r = subprocess.run(runner + ["check", "--kernel", name, "--variant", variant, "--tiny"],
                            capture_output=True, text=True)
         result = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 and r.stdout.strip() else {}
         if result.get("status") != "passed":

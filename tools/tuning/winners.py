@@ -29,8 +29,13 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def samples(record):
+    """A time record's samples: microseconds per call, or guest instructions per call under qemu."""
+    return record["samples_us"] if "samples_us" in record else record["samples_instructions"]
+
+
 def score_group(timings):
-    """timings: the time records of one runner process. Returns ({label: {"score", "ratios", "medians_us"}},
+    """timings: the time records of one runner process. Returns ({label: {"score", "ratios", "medians"}},
     noise)."""
     by_label = {}
     for t in timings:
@@ -38,15 +43,15 @@ def score_group(timings):
     hand = by_label.get("hand")
     if not hand:
         return {}, None
-    noise = max(MIN_NOISE, median([relative_iqr(t["samples_us"]) for t in hand.values()]))
+    noise = max(MIN_NOISE, median([relative_iqr(samples(t)) for t in hand.values()]))
     scores = {}
     for label, per_node in by_label.items():
         ratios, medians = {}, {}
         for key, t in per_node.items():
-            medians[key] = median(t["samples_us"])
+            medians[key] = median(samples(t))
             if key in hand:
-                ratios[key] = medians[key] / median(hand[key]["samples_us"])
-        scores[label] = {"score": geomean(list(ratios.values())), "ratios": ratios, "medians_us": medians,
+                ratios[key] = medians[key] / median(samples(hand[key]))
+        scores[label] = {"score": geomean(list(ratios.values())), "ratios": ratios, "medians": medians,
                          "reached": all(t["reached"] for t in per_node.values())}
     return scores, noise
 

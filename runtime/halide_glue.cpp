@@ -21,7 +21,10 @@ namespace {
 std::atomic<int> g_threads{0};
 
 void on_halide_error(void* user_context, const char* message) {
-  if (user_context != nullptr) static_cast<CallContext*>(user_context)->error += message;
+  if (user_context == nullptr) return;
+  CallContext* context = static_cast<CallContext*>(user_context);
+  std::lock_guard<std::mutex> lock(context->mutex);
+  context->error += message;
 }
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }

@@ -2,6 +2,7 @@
 // parallel-for runs its parallel loops (CPU variants: cpu_dispatch.h).
 #pragma once
 
+#include <mutex>
 #include <string>
 
 namespace onnxpool::detail {
@@ -9,6 +10,9 @@ namespace onnxpool::detail {
 // Passed as Halide's user_context on every call, so each call collects its
 // own error text even when many threads call at once.
 struct CallContext {
+  // Tasks of one parallel loop share the context, and several can fail at
+  // once (each refused its scratch): their messages append under the lock.
+  std::mutex mutex;
   std::string error;
 };
 

@@ -10,6 +10,7 @@
 
 #include <HalideRuntime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <utility>
@@ -88,7 +89,17 @@ struct ThreadBlocks {
 
 thread_local ThreadBlocks t_blocks;
 
+std::atomic<int> g_refusals{0};
+
+bool refuse_this_request() {
+  for (int left = g_refusals.load(std::memory_order_relaxed); left > 0; left = g_refusals.load()) {
+    if (g_refusals.compare_exchange_weak(left, left - 1)) return true;
+  }
+  return false;
+}
+
 void* scratch_malloc(void* /*user_context*/, size_t bytes) {
+  if (refuse_this_request()) return nullptr;
   if (void* block = t_blocks.take(bytes)) return block;
   return new_block(bytes);
 }
@@ -98,6 +109,10 @@ void scratch_free(void* /*user_context*/, void* block) {
 }
 
 }  // namespace
+
+void refuse_scratch_requests_for_testing(int count) { g_refusals.store(count < 0 ? 0 : count); }
+
+int scratch_refusals_left() { return g_refusals.load(); }
 
 void install_scratch_allocator() {
   halide_set_custom_malloc(scratch_malloc);

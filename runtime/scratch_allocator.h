@@ -8,4 +8,9 @@ namespace onnxpool::detail {
 // before the first kernel runs.
 void install_scratch_allocator();
 
+// Tests: the next `count` scratch requests fail as a failed malloc does (a
+// kernel then returns Halide's out-of-memory error); what is left of them.
+void refuse_scratch_requests_for_testing(int count);
+int scratch_refusals_left();
+
 }  // namespace onnxpool::detail

@@ -3,8 +3,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -59,6 +61,27 @@ struct Job {
   }
 };
 
+// Injected faults: starts that succeed first, then starts refused. Pools
+// start under g_pool_mutex, so plain counters would do; atomics keep the
+// hooks callable from any thread.
+std::atomic<int> g_starts_before_fault{0};
+std::atomic<int> g_thread_start_faults{0};
+
+// std::thread's own failure (the system refuses a thread: a pids cgroup,
+// RLIMIT_NPROC) or an injected one, as std::system_error.
+std::thread start_thread(std::function<void()> body) {
+  if (g_thread_start_faults.load() > 0) {
+    if (g_starts_before_fault.load() > 0) {
+      g_starts_before_fault.fetch_sub(1);
+    } else {
+      g_thread_start_faults.fetch_sub(1);
+      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                              "thread start refused (injected)");
+    }
+  }
+  return std::thread(std::move(body));
+}
+
 // Protocol: the caller publishes a job by bumping `generation_` (odd: a job
 // is open), works on it, closes it (bump to even) and waits until no worker
 // is inside. A worker registers in `active_` first and only then checks the
@@ -66,19 +89,30 @@ struct Job {
 // job.
 class SpinningPool {
  public:
+  // Throws what starting a thread threw, after stopping the ones it started
+  // (a joinable std::thread left to its destructor would end the process).
   explicit SpinningPool(int workers) : shares_(workers + 1) {
     // A worker counts generations from the pool's start, not from when its
     // thread happens to run, so it cannot miss a job opened before that.
     const uint64_t start = generation_.load();
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this, i, start] { work(i + 1, start); });
+    threads_.reserve(workers);
+    try {
+      for (int i = 0; i < workers; ++i) threads_.push_back(start_thread([this, i, start] { work(i + 1, start); }));
+    } catch (...) {
+      stop();
+      throw;
+    }
   }
-  ~SpinningPool() {
+  ~SpinningPool() { stop(); }
+
+  void stop() {
     {
       std::lock_guard<std::mutex> lock(sleep_mutex_);
       stop_.store(true);
     }
     wake_.notify_all();
     for (std::thread& t : threads_) t.join();
+    threads_.clear();
   }
 
   int run(Job& job) {
@@ -145,6 +179,10 @@ std::mutex g_pool_mutex;  // one job at a time; held while a job runs
 std::unique_ptr<SpinningPool> g_pool;
 int g_pool_threads = 1;
 std::atomic<int> g_wanted_threads{1};
+// The thread count whose pool could not start: its calls run on the caller
+// until set_parallel_threads asks again (each failed start costs a system
+// call per thread, too much to retry on every call).
+std::atomic<int> g_refused_threads{0};
 
 int run_serially(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
   for (int i = min; i < min + size; ++i) {
@@ -156,7 +194,25 @@ int run_serially(void* user_context, ParallelTask task, int min, int size, uint8
 
 }  // namespace
 
-void set_parallel_threads(int threads) { g_wanted_threads.store(threads < 1 ? 1 : threads); }
+void set_parallel_threads(int threads) {
+  g_wanted_threads.store(threads < 1 ? 1 : threads);
+  g_refused_threads.store(0);
+}
+
+void refuse_thread_starts_for_testing(int after, int count) {
+  g_starts_before_fault.store(after < 0 ? 0 : after);
+  g_thread_start_faults.store(count < 0 ? 0 : count);
+}
+
+int pool_threads_running() {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  return g_pool ? g_pool_threads : 1;
+}
+
+void stop_pool_for_testing() {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  g_pool.reset();
+}
 
 int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
   if (size <= 1 || g_wanted_threads.load() == 1) return run_serially(user_context, task, min, size, closure);
@@ -167,8 +223,18 @@ int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8
   const int wanted = g_wanted_threads.load();
   if (!g_pool || g_pool_threads != wanted) {
     g_pool.reset();
-    g_pool = std::make_unique<SpinningPool>(wanted - 1);
-    g_pool_threads = wanted;
+    if (g_refused_threads.load() == wanted) return run_serially(user_context, task, min, size, closure);
+    // Called from inside a kernel, whose frames no exception may cross: a
+    // pool that cannot start (threads or memory refused) leaves this call,
+    // and the next ones at this thread count, on the calling thread; the
+    // result is the same, only slower.
+    try {
+      g_pool = std::make_unique<SpinningPool>(wanted - 1);
+      g_pool_threads = wanted;
+    } catch (const std::exception&) {
+      g_refused_threads.store(wanted);
+      return run_serially(user_context, task, min, size, closure);
+    }
   }
   Job job;
   job.task = task;

@@ -18,7 +18,20 @@ namespace onnxpool::detail {
 using ParallelTask = int (*)(void* user_context, int task_number, uint8_t* closure);
 int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure);
 
-// Total threads including the caller; takes effect for the next job.
+// Total threads including the caller; takes effect for the next job. When
+// the system refuses the pool's threads, jobs run on the calling thread
+// until the next call of this.
 void set_parallel_threads(int threads);
+
+// Threads of the pool that runs the parallel jobs, the caller included: 1
+// while there is none (not started yet, or its threads were refused).
+int pool_threads_running();
+
+// Tests: stops the pool, so the next parallel job starts one again.
+void stop_pool_for_testing();
+
+// Tests: after the next `after` worker-thread starts, `count` starts fail as
+// std::thread's do when the system refuses a thread.
+void refuse_thread_starts_for_testing(int after, int count);
 
 }  // namespace onnxpool::detail

@@ -1,6 +1,8 @@
 // The pooling entry points. Every call validates its arguments first and, on
 // error, returns a status that names the offending attribute or tensor and
-// writes nothing. Calls are safe from many threads at once.
+// writes nothing. A call that fails later, inside a kernel (kInternal, e.g.
+// memory the system refused), may have written part of Y and Indices.
+// Calls are safe from many threads at once.
 #pragma once
 
 #include "onnxpool/attributes.h"

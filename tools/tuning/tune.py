@@ -784,7 +784,8 @@ def parse_args(argv):
     p.add_argument("--shapes", nargs="+", default=["suite"],
                    help="suite names (" + ", ".join(suite.SUITE) + "), 'suite' for all, or case strings")
     p.add_argument("--kernels", default="", help="only these kernel names (comma-separated)")
-    p.add_argument("--strategy", choices=("exhaustive", "random", "greedy"), default="exhaustive")
+    p.add_argument("--strategy", choices=("exhaustive", "random", "greedy"), default=None,
+                   help="default: exhaustive for the kernels, greedy for --runtime")
     p.add_argument("--max-candidates", type=int, default=8, help="random strategy: hand-knob candidates per kernel")
     p.add_argument("--knob", action="append", default=[], metavar="NAME=V1,V2",
                    help="search these values of a knob instead of its default list: "
@@ -830,6 +831,8 @@ def parse_args(argv):
     a.autoschedulers = ([] if a.autoschedulers == "none" else
                         listed(a.autoschedulers, [x[0] for x in candidate_search.CPU_AUTOSCHEDULERS], "autoscheduler"))
     a.kernels = [k for k in a.kernels.split(",") if k]
+    if a.strategy is None:
+        a.strategy = "greedy" if a.runtime else "exhaustive"
     try:
         a.knob_grid = candidate_search.parse_knob_settings(a.knob)
     except ValueError as e:

@@ -1,4 +1,5 @@
 // Parsing and shape-independent validation of ONNX pooling attributes.
+#include "call_guard.h"
 #include <algorithm>
 #include <string>
 
@@ -164,7 +165,9 @@ class Parser {
 
 }  // namespace
 
-Status PoolAttributes::parse(PoolOp op, const Attributes& attributes, PoolAttributes* out) {
+namespace {
+
+Status parse_attributes(PoolOp op, const Attributes& attributes, PoolAttributes* out) {
   if (out == nullptr) return Status::invalid_argument("PoolAttributes::parse: out is null");
   PoolAttributes parsed;
   parsed.op = op;
@@ -178,6 +181,12 @@ Status PoolAttributes::parse(PoolOp op, const Attributes& attributes, PoolAttrib
   if (!s) return s;
   *out = std::move(parsed);
   return Status::ok();
+}
+
+}  // namespace
+
+Status PoolAttributes::parse(PoolOp op, const Attributes& attributes, PoolAttributes* out) {
+  return detail::guarded_call("PoolAttributes::parse", [&] { return parse_attributes(op, attributes, out); });
 }
 
 }  // namespace onnxpool

@@ -1,5 +1,6 @@
 // AveragePool entry point: validate, work out the divisor's counting range
 // per axis, run the kernel.
+#include "call_guard.h"
 #include <algorithm>
 #include <limits>
 
@@ -11,7 +12,9 @@
 
 namespace onnxpool {
 
-Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+namespace {
+
+Status run_average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
   constexpr PoolOp op = PoolOp::kAveragePool;
   detail::WindowGeometry geometry;
   detail::KernelCall call;
@@ -30,6 +33,12 @@ Status average_pool(const PoolAttributes& attributes, const TensorView& X, const
   detail::prefer_flat_plane_kernel(&call);
   detail::prefer_halving_kernel(&call);
   return detail::launch_kernel(call);
+}
+
+}  // namespace
+
+Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
+  return detail::guarded_call("AveragePool", [&] { return run_average_pool(attributes, X, Y); });
 }
 
 }  // namespace onnxpool

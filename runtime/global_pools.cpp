@@ -1,4 +1,5 @@
 // GlobalMaxPool and GlobalAveragePool entry points (GlobalLpPool: lp_pool.cpp).
+#include "call_guard.h"
 #include "kernel_launch.h"
 #include "operator_setup.h"
 #include "onnxpool/pooling.h"
@@ -17,11 +18,12 @@ Status run_global(PoolOp op, const PoolAttributes& attributes, const TensorView&
 }  // namespace
 
 Status global_max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return run_global(PoolOp::kGlobalMaxPool, attributes, X, Y);
+  return detail::guarded_call("GlobalMaxPool", [&] { return run_global(PoolOp::kGlobalMaxPool, attributes, X, Y); });
 }
 
 Status global_average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return run_global(PoolOp::kGlobalAveragePool, attributes, X, Y);
+  return detail::guarded_call("GlobalAveragePool",
+                              [&] { return run_global(PoolOp::kGlobalAveragePool, attributes, X, Y); });
 }
 
 }  // namespace onnxpool

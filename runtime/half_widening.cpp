@@ -1,3 +1,4 @@
+#include "call_guard.h"
 #include "half_widening.h"
 
 #include <cmath>
@@ -56,6 +57,7 @@ uint16_t float_to_bfloat16(float value) {
 
 WidenedTensor::WidenedTensor(const TensorView& t, bool copy_values)
     : values_(element_count(t)), view_(values_.data(), ElementType::kFloat32, t.shape) {
+  note_host_allocation();  // the widened copy
   if (!copy_values) return;
   const auto* in = static_cast<const uint16_t*>(t.data);
   const bool bfloat = t.type == ElementType::kBFloat16;

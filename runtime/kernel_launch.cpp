@@ -1,3 +1,4 @@
+#include "call_guard.h"
 #include "kernel_launch.h"
 
 #include <HalideRuntime.h>
@@ -208,6 +209,7 @@ bool switch_to_variant(KernelCall* call, KernelVariant variant) {
 
 Status launch_kernel(const KernelCall& call) {
   ensure_halide_configured();
+  note_host_allocation();  // the extents and argument lists below
   const WindowGeometry& g = *call.geometry;
   const PoolOp op = call.kernel->op;
   const bool global = call.kernel->spatial_rank == 0;

@@ -3,6 +3,7 @@
 // exact algorithms (generators/lppool_generator.cpp): the wide sum when its
 // accumulator cannot overflow or underflow for this type and p, the scaled
 // one otherwise.
+#include "call_guard.h"
 #include "float32_lp.h"
 #include "kernel_launch.h"
 #include "operator_setup.h"
@@ -49,11 +50,11 @@ Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, 
 }  // namespace
 
 Status lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return run_lp(PoolOp::kLpPool, attributes, X, Y);
+  return detail::guarded_call("LpPool", [&] { return run_lp(PoolOp::kLpPool, attributes, X, Y); });
 }
 
 Status global_lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return run_lp(PoolOp::kGlobalLpPool, attributes, X, Y);
+  return detail::guarded_call("GlobalLpPool", [&] { return run_lp(PoolOp::kGlobalLpPool, attributes, X, Y); });
 }
 
 }  // namespace onnxpool

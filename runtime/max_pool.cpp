@@ -1,4 +1,5 @@
 // MaxPool entry point: validate everything, then run the kernel.
+#include "call_guard.h"
 #include "flat_plane.h"
 #include "halving.h"
 #include "kernel_launch.h"
@@ -28,8 +29,10 @@ bool clamped_row_taps_are_harmless(const detail::WindowGeometry& g) {
 
 }  // namespace
 
-Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
-                const TensorView* Indices) {
+namespace {
+
+Status run_max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+                    const TensorView* Indices) {
   constexpr PoolOp op = PoolOp::kMaxPool;
   detail::WindowGeometry geometry;
   Status s = detail::check_operator_call(op, attributes, X, Y, &geometry);
@@ -54,6 +57,13 @@ Status max_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
     detail::prefer_halving_kernel(&call);
   }
   return detail::launch_kernel(call);
+}
+
+}  // namespace
+
+Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+                const TensorView* Indices) {
+  return detail::guarded_call("MaxPool", [&] { return run_max_pool(attributes, X, Y, Indices); });
 }
 
 }  // namespace onnxpool

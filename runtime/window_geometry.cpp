@@ -1,3 +1,4 @@
+#include "call_guard.h"
 #include "window_geometry.h"
 
 #include "attribute_checks.h"
@@ -241,21 +242,25 @@ namespace onnxpool {
 
 Status infer_output_shape(const PoolAttributes& attributes, const std::vector<int64_t>& input_shape,
                           std::vector<int64_t>* output_shape) {
-  if (output_shape == nullptr) return Status::invalid_argument("infer_output_shape: output_shape is null");
-  detail::WindowGeometry g;
-  Status s = detail::compute_window_geometry(attributes, input_shape, &g);
-  if (s) *output_shape = g.output_shape;
-  return s;
+  return detail::guarded_call("infer_output_shape", [&] {
+    if (output_shape == nullptr) return Status::invalid_argument("infer_output_shape: output_shape is null");
+    detail::WindowGeometry g;
+    Status s = detail::compute_window_geometry(attributes, input_shape, &g);
+    if (s) *output_shape = g.output_shape;
+    return s;
+  });
 }
 
 Status resolve_pads(const PoolAttributes& attributes, const std::vector<int64_t>& input_shape,
                     std::vector<int64_t>* pads) {
-  if (pads == nullptr) return Status::invalid_argument("resolve_pads: pads is null");
-  detail::WindowGeometry g;
-  Status s = detail::compute_window_geometry(attributes, input_shape, &g);
-  if (!s) return s;
-  *pads = g.onnx_pads;
-  return Status::ok();
+  return detail::guarded_call("resolve_pads", [&] {
+    if (pads == nullptr) return Status::invalid_argument("resolve_pads: pads is null");
+    detail::WindowGeometry g;
+    Status s = detail::compute_window_geometry(attributes, input_shape, &g);
+    if (!s) return s;
+    *pads = g.onnx_pads;
+    return Status::ok();
+  });
 }
 
 }  // namespace onnxpool

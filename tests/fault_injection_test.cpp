@@ -1,5 +1,8 @@
 // Faults the system can hand a pooling call, injected through the runtime's
 // test hooks (white box):
+// - a host buffer of the runtime's own that the system refuses (std::bad_alloc)
+//   ends the call in kInternal naming the operator, before any kernel ran,
+//   so Y keeps every byte it had; no exception leaves the API;
 // - a scratch request that malloc refuses ends the call in a status naming
 //   the failed allocation, never a crash; at one thread, where the first
 //   task's request is the first one refused, Y keeps every byte it had; and
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "call_guard.h"
 #include "onnxpool/pooling.h"
 #include "scratch_allocator.h"
 #include "support/float_type_info.h"
@@ -29,6 +33,7 @@ namespace {
 
 using onnxpool::PoolOp;
 using onnxpool::detail::pool_threads_running;
+using onnxpool::detail::refuse_host_allocations_for_testing;
 using onnxpool::detail::refuse_scratch_requests_for_testing;
 using onnxpool::detail::refuse_thread_starts_for_testing;
 using onnxpool::detail::scratch_refusals_left;
@@ -112,11 +117,33 @@ size_t bytes_written(const HostTensor& Y) {
 class FaultInjection : public testing::Test {
  protected:
   void TearDown() override {
+    refuse_host_allocations_for_testing(0);
     refuse_scratch_requests_for_testing(0);
     refuse_thread_starts_for_testing(0, 0);
     EXPECT_TRUE(onnxpool::set_num_threads(0).is_ok());
   }
 };
+
+TEST_F(FaultInjection, RefusedHostBufferEndsInAStatusAndLeavesYAsItWas) {
+  for (int threads : {1, 2}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
+    for (PoolOp op : kEveryOperator) {
+      SCOPED_TRACE(std::string(onnxpool::op_name(op)) + " at " + std::to_string(threads) + " threads");
+      const uint64_t stream = kStreamBase + 40 + static_cast<uint64_t>(op);
+      const PoolCase c = fault_case(op, stream);
+      refuse_host_allocations_for_testing(1);
+      Call refused;
+      EXPECT_NO_THROW(refused = call_into_unwritten(c));
+      EXPECT_EQ(refused.status.code(), onnxpool::StatusCode::kInternal) << refused.status.message();
+      EXPECT_NE(refused.status.message().find(std::string(onnxpool::op_name(op)) + ": out of memory"),
+                std::string::npos)
+          << refused.status.message();
+      EXPECT_EQ(bytes_written(refused.Y), 0u) << "of " << refused.Y.byte_size() << " bytes of Y";
+      refuse_host_allocations_for_testing(0);
+      EXPECT_TRUE(matches_reference(op, stream)) << "the call after the refusal";
+    }
+  }
+}
 
 TEST_F(FaultInjection, RefusedScratchEndsInAStatusAndLeavesYAsItWas) {
   ASSERT_TRUE(onnxpool::set_num_threads(1).is_ok());

@@ -1,0 +1,28 @@
+#include "call_guard.h"
+
+#include <atomic>
+
+namespace onnxpool::detail {
+namespace {
+
+std::atomic<int> g_refusals{0};
+
+}  // namespace
+
+Status out_of_memory(const char* where) {
+  return Status::internal(std::string(where) + ": out of memory (a host buffer of the runtime's was refused)");
+}
+
+Status unexpected_exception(const char* where, const std::exception& e) {
+  return Status::internal(std::string(where) + ": " + e.what());
+}
+
+void note_host_allocation() {
+  for (int left = g_refusals.load(); left > 0; left = g_refusals.load()) {
+    if (g_refusals.compare_exchange_weak(left, left - 1)) throw std::bad_alloc();
+  }
+}
+
+void refuse_host_allocations_for_testing(int count) { g_refusals.store(count < 0 ? 0 : count); }
+
+}  // namespace onnxpool::detail

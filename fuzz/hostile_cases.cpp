@@ -243,10 +243,26 @@ std::vector<HostileCase> build() {
       // Valid nodes at the edges of what the kernels see.
       {"maxpool_empty_batch", with_indices(call(max, f32, {0, 3, 4, 4}, {ints("kernel_shape", {2, 2})})), Outcome::kRunsAndMatches},
       // Valid ONNX (windows all in the padding) that the kernels cannot run
-      // without an input element (found by api_fuzzer as an internal error).
+      // without an input element (found by api_fuzzer as an internal error):
+      // filled without a kernel (runtime/empty_input.h).
       {"maxpool_empty_spatial_axis_with_pads",
        with_indices(call(max, f32, {1, 2, 0, 3}, {ints("kernel_shape", {1, 2}), ints("pads", {1, 0, 1, 0})})),
-       Outcome::kUnsupportedLimit},
+       Outcome::kRunsAndMatches},
+      {"maxpool_empty_spatial_axis_with_pads_int8",
+       with_indices(call(max, i8, {1, 2, 3, 0}, {ints("kernel_shape", {2, 2}), ints("pads", {0, 1, 0, 1})})),
+       Outcome::kRunsAndMatches},
+      {"averagepool_empty_spatial_axis_with_pads",
+       call(avg, f32, {2, 1, 0, 2}, {ints("kernel_shape", {2, 1}), ints("pads", {1, 0, 1, 0})}),
+       Outcome::kRunsAndMatches},
+      // count_include_pad = 1: zeros over the counted padding (ceil_mode
+      // drops the second window, which would start in the end padding).
+      {"averagepool_empty_spatial_axis_counting_pads",
+       call(avg, f16, {1, 1, 0}, {ints("kernel_shape", {2}), ints("pads", {1, 2}), ints("strides", {2}),
+                                  integer("count_include_pad", 1), integer("ceil_mode", 1)}),
+       Outcome::kRunsAndMatches},
+      {"lppool_empty_spatial_axis_with_pads",
+       call(lp, f64, {1, 3, 0}, {ints("kernel_shape", {3}), ints("pads", {2, 2}), integer("p", 3)}),
+       Outcome::kRunsAndMatches},
       {"averagepool_empty_spatial_axis", call(avg, f32, {1, 1, 0}, {ints("kernel_shape", {1})}), Outcome::kRunsAndMatches},
       {"averagepool_empty_channels", call(avg, f32, {2, 0, 4}, {ints("kernel_shape", {2})}), Outcome::kRunsAndMatches},
       {"globalaveragepool_rank_6", call(gavg, f64, {1, 2, 2, 3, 2, 3}, {}), Outcome::kRunsAndMatches},

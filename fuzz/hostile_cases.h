@@ -18,7 +18,7 @@ namespace onnxpool_fuzz {
 enum class Outcome {
   kRefusedByParse,
   kRefusedByShape,
-  kUnsupportedLimit,   // a documented limit: positions or buffers past 2^31, windows over an empty axis
+  kUnsupportedLimit,   // a documented limit: positions or buffers past 2^31
   kValidButTooLarge,  // the shape is checked; X or Y is too big for the fuzzer to run
   kRefusedCall,
   kRunsAndMatches,

@@ -1,6 +1,7 @@
 // AveragePool entry point: validate, work out the divisor's counting range
 // per axis, run the kernel.
 #include "call_guard.h"
+#include "empty_input.h"
 #include <algorithm>
 #include <limits>
 
@@ -20,6 +21,9 @@ Status run_average_pool(const PoolAttributes& attributes, const TensorView& X, c
   detail::KernelCall call;
   Status s = detail::prepare_kernel_call(op, attributes, X, Y, detail::KernelVariant::kPlain, &geometry, &call);
   if (!s) return s;
+  if (detail::windows_without_input(geometry)) {
+    return detail::fill_windows_without_input(op, attributes, geometry, Y, nullptr);
+  }
   // count_include_pad = 1 counts the taps inside [-pad_begin, in + pad_end):
   // a ceil_mode window running past the end pad does not count the taps
   // beyond it (ONNX opset 19+ reference, onnxruntime). = 0 counts real taps.

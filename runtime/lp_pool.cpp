@@ -4,6 +4,7 @@
 // accumulator cannot overflow or underflow for this type and p, the scaled
 // one otherwise.
 #include "call_guard.h"
+#include "empty_input.h"
 #include "float32_lp.h"
 #include "kernel_launch.h"
 #include "operator_setup.h"
@@ -39,6 +40,9 @@ Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, 
   const detail::KernelEntry* exact = nullptr;
   s = detail::find_operator_kernel(op, X, geometry, variant, &exact);
   if (!s) return s;
+  if (detail::windows_without_input(geometry)) {
+    return detail::fill_windows_without_input(op, attributes, geometry, Y, nullptr);
+  }
   // float32 sums first where this build has them (float32_lp.h): twice the
   // lanes of float64, with the exact kernel for the planes they may get wrong.
   detail::Float32LpOutcome fast = detail::Float32LpOutcome::kUnavailable;

@@ -1,5 +1,6 @@
 // MaxPool entry point: validate everything, then run the kernel.
 #include "call_guard.h"
+#include "empty_input.h"
 #include "flat_plane.h"
 #include "halving.h"
 #include "kernel_launch.h"
@@ -45,6 +46,9 @@ Status run_max_pool(const PoolAttributes& attributes, const TensorView& X, const
   const auto variant = Indices ? detail::KernelVariant::kWithIndices : detail::KernelVariant::kPlain;
   s = detail::find_operator_kernel(op, X, geometry, variant, &call.kernel);
   if (!s) return s;
+  if (detail::windows_without_input(geometry)) {
+    return detail::fill_windows_without_input(op, attributes, geometry, Y, Indices);
+  }
   call.geometry = &geometry;
   call.input = &X;
   call.outputs = {&Y};

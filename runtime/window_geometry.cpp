@@ -217,11 +217,6 @@ Status compute_window_geometry(const PoolAttributes& a, const std::vector<int64_
     } else {
       Status s = resolve_axis(a, i, in, &out.axes[i]);
       if (!s) return s;
-      if (in == 0 && out.axes[i].output > 0) {
-        return Status::unsupported(prefix(a) + "spatial axis " + std::to_string(i) +
-                                   " of X is empty, and 'pads' give it windows (all in the padding); onnxpool's "
-                                   "kernels need an input element to run them (an empty spatial axis)");
-      }
       out.onnx_pads[i] = out.axes[i].pad_begin;
       out.onnx_pads[i + spatial] = out.axes[i].pad_end;
       // count_include_pad = 1 counts the padding taps in the divisor

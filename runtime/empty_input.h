@@ -1,0 +1,27 @@
+// Windows over an input without elements: an empty spatial axis whose pads
+// give it outputs (valid ONNX: in 0, pads 1/1, kernel 2 makes one window).
+// Every tap is padding, and the kernels need an input element to run at all,
+// so these calls fill Y (and Indices) here with what each operator makes of
+// a window without taps: MaxPool the type's lowest value and index -1 (as
+// for any window without a tap inside X); LpPool 0 (the norm of nothing);
+// AveragePool NaN (the mean of nothing) with count_include_pad = 0, and with
+// count_include_pad = 1 0 (zeros over the counted padding) wherever the
+// window counts a padding tap, NaN where it counts none.
+#pragma once
+
+#include "onnxpool/attributes.h"
+#include "onnxpool/status.h"
+#include "onnxpool/tensor.h"
+#include "window_geometry.h"
+
+namespace onnxpool::detail {
+
+// True when the call has outputs but X has no element.
+bool windows_without_input(const WindowGeometry& geometry);
+
+// Fills the outputs of such a call (host tensors only; device ones are
+// kUnsupported).
+Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, const WindowGeometry& geometry,
+                                  const TensorView& Y, const TensorView* Indices);
+
+}  // namespace onnxpool::detail

@@ -26,25 +26,16 @@ void store(const TensorView& Y, int64_t i, double value) {
   }
 }
 
-// Per axis, whether output o's window counts a padding tap, the divisor of
-// AveragePool with count_include_pad = 1 counting the taps inside
-// [-pad_begin, input + pad_end).
-std::vector<std::vector<bool>> counted_windows(const WindowGeometry& g) {
-  std::vector<std::vector<bool>> counted;
-  for (const AxisWindow& a : g.axes) {
-    std::vector<bool> axis(static_cast<size_t>(a.output));
-    for (int64_t o = 0; o < a.output; ++o) {
-      // Taps o*s - pb + j*d for j < k; counted if in [-pb, input + pe). In
-      // 128 bits: positions may pass int64 (window_geometry.cpp).
-      const __int128 start = static_cast<__int128>(o) * a.stride - a.pad_begin;
-      const __int128 lo = -static_cast<__int128>(a.pad_begin), hi = static_cast<__int128>(a.input) + a.pad_end;
-      // The first tap at or past lo, and whether it is still a tap and below hi.
-      __int128 j = start >= lo ? 0 : (lo - start + a.dilation - 1) / a.dilation;
-      axis[static_cast<size_t>(o)] = j < a.kernel && start + j * a.dilation < hi;
-    }
-    counted.push_back(std::move(axis));
-  }
-  return counted;
+// Whether output o's window on axis `a` counts a padding tap: AveragePool's
+// divisor with count_include_pad = 1 counts the taps o*s - pb + j*d (j < k)
+// inside [-pb, input + pe). In 128 bits: positions may pass int64
+// (window_geometry.cpp).
+bool counts_a_tap(const AxisWindow& a, int64_t o) {
+  const __int128 start = static_cast<__int128>(o) * a.stride - a.pad_begin;
+  const __int128 lo = -static_cast<__int128>(a.pad_begin), hi = static_cast<__int128>(a.input) + a.pad_end;
+  // The first tap at or past lo: counted if it is a tap and below hi.
+  const __int128 j = start >= lo ? 0 : (lo - start + a.dilation - 1) / a.dilation;
+  return j < a.kernel && start + j * a.dilation < hi;
 }
 
 }  // namespace
@@ -61,34 +52,30 @@ Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, c
                                "outputs on the host only, and Y is a device tensor");
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const int64_t plane = geometry.output_plane_size(), planes = geometry.planes();
-  std::vector<double> values(static_cast<size_t>(plane));
-  if (op == PoolOp::kMaxPool) {
-    values.assign(values.size(), -std::numeric_limits<double>::infinity());
-  } else if (op == PoolOp::kLpPool) {
-    values.assign(values.size(), 0.0);
-  } else if (!attributes.count_include_pad) {
-    values.assign(values.size(), nan);
-  } else {
-    // Row-major over the output plane, the last axis fastest.
-    const std::vector<std::vector<bool>> counted = counted_windows(geometry);
-    std::vector<int64_t> at(geometry.axes.size(), 0);
-    for (int64_t i = 0; i < plane; ++i) {
-      bool all = true;
-      for (size_t a = 0; a < at.size(); ++a) all = all && counted[a][static_cast<size_t>(at[a])];
-      values[static_cast<size_t>(i)] = all ? 0.0 : nan;
+  const int64_t count = geometry.planes() * geometry.output_plane_size();
+  const bool per_window = op == PoolOp::kAveragePool && attributes.count_include_pad;
+  const double value = op == PoolOp::kMaxPool  ? -std::numeric_limits<double>::infinity()
+                       : op == PoolOp::kLpPool ? 0.0
+                       : per_window            ? 0.0
+                                               : nan;
+  // Y may be as large as the pads make it: no buffer of its size here, the
+  // per-window value comes from each axis's position (row-major, the last
+  // axis fastest; planes repeat the same windows).
+  std::vector<int64_t> at(geometry.axes.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    bool counted = true;
+    if (per_window) {
+      for (size_t a = 0; a < at.size() && counted; ++a) counted = counts_a_tap(geometry.axes[a], at[a]);
       for (size_t a = at.size(); a-- > 0;) {
         if (++at[a] < geometry.axes[a].output) break;
         at[a] = 0;
       }
     }
-  }
-  for (int64_t p = 0; p < planes; ++p) {
-    for (int64_t i = 0; i < plane; ++i) store(Y, p * plane + i, values[static_cast<size_t>(i)]);
+    store(Y, i, counted ? value : nan);
   }
   if (Indices != nullptr) {
     int64_t* indices = static_cast<int64_t*>(Indices->data);
-    for (int64_t i = 0; i < planes * plane; ++i) indices[i] = -1;
+    for (int64_t i = 0; i < count; ++i) indices[i] = -1;
   }
   return Status::ok();
 }

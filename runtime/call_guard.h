@@ -22,13 +22,19 @@ Status unexpected_exception(const char* where, const std::exception& e);
 template <class Body>
 Status guarded_call(const char* where, Body&& body) noexcept {
   try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return out_of_memory(where);
-  } catch (const std::exception& e) {
-    return unexpected_exception(where, e);
+    try {
+      return body();
+    } catch (const std::bad_alloc&) {
+      return out_of_memory(where);
+    } catch (const std::exception& e) {
+      return unexpected_exception(where, e);
+    } catch (...) {
+      return Status::internal(std::string(where) + ": unexpected exception");
+    }
   } catch (...) {
-    return Status::internal(std::string(where) + ": unexpected exception");
+    // Building the message itself was refused: a string this short needs
+    // no heap (the small-string buffer), so this one cannot throw.
+    return Status::internal("out of memory");
   }
 }
 

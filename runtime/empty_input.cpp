@@ -41,7 +41,14 @@ bool counts_a_tap(const AxisWindow& a, int64_t o) {
 }  // namespace
 
 bool windows_without_input(const WindowGeometry& geometry) {
-  return geometry.planes() > 0 && geometry.output_plane_size() > 0 && geometry.input_plane_size() == 0;
+  // Not output_plane_size(): the axes after an empty one are bounded one by
+  // one, not as a product, so the plane's size may pass int64.
+  bool empty = false, outputs = geometry.planes() > 0;
+  for (const AxisWindow& a : geometry.axes) {
+    empty = empty || a.input == 0;
+    outputs = outputs && a.output > 0;
+  }
+  return empty && outputs;
 }
 
 Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, const WindowGeometry& geometry,
@@ -51,8 +58,15 @@ Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, c
                                ": X has an empty spatial axis whose pads give it windows; onnxpool fills such "
                                "outputs on the host only, and Y is a device tensor");
   }
+  int64_t count = geometry.planes();
+  for (const AxisWindow& a : geometry.axes) {
+    if (__builtin_mul_overflow(count, a.output, &count)) {
+      return Status::unsupported(std::string(op_name(op)) +
+                                 ": Y has more elements than fit in a 64-bit size (an empty spatial axis whose pads "
+                                 "give it windows)");
+    }
+  }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const int64_t count = geometry.planes() * geometry.output_plane_size();
   const bool per_window = op == PoolOp::kAveragePool && attributes.count_include_pad;
   const double value = op == PoolOp::kMaxPool  ? -std::numeric_limits<double>::infinity()
                        : op == PoolOp::kLpPool ? 0.0

@@ -5,8 +5,8 @@
 // a window without taps: MaxPool the type's lowest value and index -1 (as
 // for any window without a tap inside X); LpPool 0 (the norm of nothing);
 // AveragePool NaN (the mean of nothing) with count_include_pad = 0, and with
-// count_include_pad = 1 0 (zeros over the counted padding) wherever the
-// window counts a padding tap, NaN where it counts none.
+// count_include_pad = 1 0 (zeros over the counted padding; ONNX's output
+// size rules leave no window that counts none, but one would get NaN).
 #pragma once
 
 #include "onnxpool/attributes.h"

@@ -18,29 +18,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import tune  # noqa: E402
+from tuning_test_support import expect, finish, records, run_tune  # noqa: E402
 
 KERNEL = "onnxpool_maxpool_float32_1d"
 NODES = ["maxpool:1x4x301:k3:s2:p1x1", "maxpool:2x3x64:k2:s2"]
-failures = []
-
-
-def expect(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", flush=True)
-    return condition
-
-
-def run_tune(common, extra=()):
-    r = subprocess.run([sys.executable, os.path.join(HERE, "tune.py")] + common + list(extra),
-                       capture_output=True, text=True)
-    print(r.stdout[-3000:], r.stderr[-3000:], sep="\n", flush=True)
-    return r
-
-
-def records(db):
-    with open(db) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def count(arm_env, plugin, work, candidate, node, calls):
@@ -141,11 +122,6 @@ def main():
     expect(r.returncode == 0 and len(records(db)) == len(first), "the rerun measured again")
     expect("already counted" in r.stdout, "the rerun did not say what it skipped")
     return finish()
-
-
-def finish():
-    print("\n".join(["", f"{len(failures)} failure(s)"] + failures))
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":

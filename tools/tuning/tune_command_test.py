@@ -14,29 +14,11 @@ import shutil
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tuning_test_support import expect, finish, records, run_tune  # noqa: E402
+
 KERNEL = "onnxpool_maxpool_float32_1d"
 CANDIDATES = {"hand", "vector_multiple=2", "vector_multiple=4", "adams2019", "test_fault=true"}
-failures = []
-
-
-def expect(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", flush=True)
-    return condition
-
-
-def tune(common, extra=()):
-    r = subprocess.run([sys.executable, os.path.join(HERE, "tune.py")] + common + list(extra),
-                       capture_output=True, text=True)
-    print(r.stdout[-3000:], r.stderr[-3000:], sep="\n", flush=True)
-    return r
-
-
-def records(db):
-    with open(db) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def main():
@@ -62,12 +44,12 @@ def main():
                   (["--kernels", "onnxpool_maxpool_float33_1d"], KERNEL),
                   (["--shapes", "maxpool:1x4x301:k3:s0"], "strides")]
     for extra, needle in bad_inputs:
-        r = tune(common, extra)
+        r = run_tune(common, extra)
         expect(r.returncode == 2, f"{extra}: exit status {r.returncode}, expected 2")
         expect(needle in r.stderr, f"{extra}: the error does not name {needle!r}")
         expect(not os.path.exists(db) and not os.path.exists(tables), f"{extra}: something was written")
 
-    r = tune(common)
+    r = run_tune(common)
     if not expect(r.returncode == 0, f"the tuning run failed ({r.returncode})"):
         return 1
     first = records(db)
@@ -121,7 +103,7 @@ def main():
         expect(KERNEL in f.read(), "the report does not name the kernel")
 
     # A rerun measures nothing again.
-    r = tune(common)
+    r = run_tune(common)
     expect(r.returncode == 0 and len(records(db)) == len(first), "the rerun measured again")
     expect("already timed" in r.stdout, "the rerun did not say what it skipped")
 
@@ -131,7 +113,7 @@ def main():
     with open(db, "w") as f:
         f.writelines(json.dumps(x) + "\n" for x in kept)
         f.write('{"kind": "check", "kern')
-    r = tune(common)
+    r = run_tune(common)
     after = records_tolerant(db)
     expect(r.returncode == 0, "the resumed run failed")
     expect(sum(x["kind"] == "generate" for x in after) == len(kept), "the resumed run generated again")
@@ -146,15 +128,14 @@ def main():
     with open(db, "w") as f:
         f.writelines(json.dumps(dict(x, checker_hash="0") if x["kind"] in ("check", "time") else x) + "\n"
                      for x in stale)
-    r = tune(common)
+    r = run_tune(common)
     redone = records_tolerant(db)[len(stale):]
     expect(r.returncode == 0, "the run after a checking-code change failed")
     expect(not any(x["kind"] == "generate" for x in redone), "a checking-code change regenerated candidates")
     expect({x["label"] for x in redone if x["kind"] == "check"} >= {"hand", "test_fault=true"},
            "a checking-code change did not check again")
     check_reference_cache(a.build_dir, work)
-    print("\n".join(["", f"{len(failures)} failure(s)"] + failures))
-    return 1 if failures else 0
+    return finish()
 
 
 def check_reference_cache(build_dir, work):

@@ -188,8 +188,13 @@ std::vector<HostileCase> build() {
       {"globalaveragepool_plane_past_int_max", call(gavg, f32, {1, 1, 46341, 46341}, {}), Outcome::kValidButTooLarge},
       {"maxpool_element_count_past_int64", call(max, f32, {int64_t{1} << 32, int64_t{1} << 32, 1}, {ints("kernel_shape", {1})}),
        Outcome::kRefusedByShape},
+      // The first spatial axis runs in pieces past 2^31 - 1 (runtime/large_planes.h); the others may not pass it.
       {"maxpool_axis_past_int32", call(max, f32, {1, 1, int64_t{1} << 31}, {ints("kernel_shape", {1})}),
+       Outcome::kValidButTooLarge},
+      {"maxpool_second_axis_past_int32", call(max, f32, {1, 1, 2, int64_t{1} << 31}, {ints("kernel_shape", {1, 1})}),
        Outcome::kUnsupportedLimit},
+      {"globalaveragepool_axis_past_int32", call(gavg, f32, {1, 1, 3, int64_t{1} << 31}, {}),
+       Outcome::kValidButTooLarge},
       // Attributes ONNX rejects.
       {"maxpool_zero_stride", call(max, f32, {1, 1, 4}, {ints("kernel_shape", {2}), ints("strides", {0})}),
        Outcome::kRefusedByParse},

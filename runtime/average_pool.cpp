@@ -2,7 +2,6 @@
 // per axis, run the kernel.
 #include "call_guard.h"
 #include "empty_input.h"
-#include <algorithm>
 #include <limits>
 
 #include "flat_plane.h"
@@ -28,12 +27,14 @@ Status run_average_pool(const PoolAttributes& attributes, const TensorView& X, c
   // a ceil_mode window running past the end pad does not count the taps
   // beyond it (ONNX opset 19+ reference, onnxruntime). = 0 counts real taps.
   for (const detail::AxisWindow& a : geometry.axes) {
-    const int64_t end = attributes.count_include_pad ? a.input + a.pad_end : a.input;
+    int64_t end = a.input;
+    if (attributes.count_include_pad && __builtin_add_overflow(a.input, a.pad_end, &end)) {
+      end = std::numeric_limits<int64_t>::max();  // past every tap either way
+    }
     call.count_begin.push_back(attributes.count_include_pad ? -a.pad_begin : 0);
-    // Every tap position fits int32 (window_geometry.cpp), so clamping the
-    // end there changes no count.
-    call.count_end.push_back(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()));
+    call.count_end.push_back(end);
   }
+  call.count_include_pad = attributes.count_include_pad;
   detail::prefer_flat_plane_kernel(&call);
   detail::prefer_halving_kernel(&call);
   return detail::launch_kernel(call);

@@ -1,30 +1,16 @@
 #include "empty_input.h"
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "half_widening.h"
+#include "element_values.h"
 
 namespace onnxpool::detail {
 namespace {
-
-// Writes `value` (the lowest value, 0 or NaN) as element `i` of Y's type.
-void store(const TensorView& Y, int64_t i, double value) {
-  switch (Y.type) {
-    case ElementType::kFloat32: static_cast<float*>(Y.data)[i] = static_cast<float>(value); break;
-    case ElementType::kFloat64: static_cast<double*>(Y.data)[i] = value; break;
-    case ElementType::kFloat16: static_cast<uint16_t*>(Y.data)[i] = float_to_float16(static_cast<float>(value)); break;
-    case ElementType::kBFloat16: static_cast<uint16_t*>(Y.data)[i] = float_to_bfloat16(static_cast<float>(value)); break;
-    case ElementType::kInt8:
-      static_cast<int8_t*>(Y.data)[i] = value < 0 ? std::numeric_limits<int8_t>::lowest() : int8_t{0};
-      break;
-    case ElementType::kUInt8: static_cast<uint8_t*>(Y.data)[i] = 0; break;
-    default: break;
-  }
-}
 
 // Whether output o's window on axis `a` counts a padding tap: AveragePool's
 // divisor with count_include_pad = 1 counts the taps o*s - pb + j*d (j < k)
@@ -39,6 +25,36 @@ bool counts_a_tap(const AxisWindow& a, int64_t o) {
 }
 
 }  // namespace
+
+void fill_tapless_windows(PoolOp op, bool count_include_pad, const WindowGeometry& geometry, int64_t first_row,
+                          int64_t planes, void* y, ElementType y_type, int64_t* indices) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const bool per_window = op == PoolOp::kAveragePool && count_include_pad;
+  const double value = op == PoolOp::kMaxPool  ? -std::numeric_limits<double>::infinity()
+                       : op == PoolOp::kLpPool ? 0.0
+                       : per_window            ? 0.0
+                                               : nan;
+  int64_t count = planes;
+  for (const AxisWindow& a : geometry.axes) count *= a.output;
+  // Y may be as large as the pads make it: no buffer of its size here, the
+  // per-window value comes from each axis's position (row-major, the last
+  // axis fastest; planes repeat the same windows).
+  std::vector<int64_t> at(geometry.axes.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    bool counted = true;
+    if (per_window) {
+      for (size_t a = 0; a < at.size() && counted; ++a) {
+        counted = counts_a_tap(geometry.axes[a], at[a] + (a == 0 ? first_row : 0));
+      }
+      for (size_t a = at.size(); a-- > 0;) {
+        if (++at[a] < geometry.axes[a].output) break;
+        at[a] = 0;
+      }
+    }
+    store_element(y, y_type, i, counted ? value : nan);
+  }
+  if (indices != nullptr) std::fill(indices, indices + count, int64_t{-1});
+}
 
 bool windows_without_input(const WindowGeometry& geometry) {
   // Not output_plane_size(): the axes after an empty one are bounded one by
@@ -66,31 +82,8 @@ Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, c
                                  "give it windows)");
     }
   }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const bool per_window = op == PoolOp::kAveragePool && attributes.count_include_pad;
-  const double value = op == PoolOp::kMaxPool  ? -std::numeric_limits<double>::infinity()
-                       : op == PoolOp::kLpPool ? 0.0
-                       : per_window            ? 0.0
-                                               : nan;
-  // Y may be as large as the pads make it: no buffer of its size here, the
-  // per-window value comes from each axis's position (row-major, the last
-  // axis fastest; planes repeat the same windows).
-  std::vector<int64_t> at(geometry.axes.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    bool counted = true;
-    if (per_window) {
-      for (size_t a = 0; a < at.size() && counted; ++a) counted = counts_a_tap(geometry.axes[a], at[a]);
-      for (size_t a = at.size(); a-- > 0;) {
-        if (++at[a] < geometry.axes[a].output) break;
-        at[a] = 0;
-      }
-    }
-    store(Y, i, counted ? value : nan);
-  }
-  if (Indices != nullptr) {
-    int64_t* indices = static_cast<int64_t*>(Indices->data);
-    for (int64_t i = 0; i < count; ++i) indices[i] = -1;
-  }
+  fill_tapless_windows(op, attributes.op == PoolOp::kAveragePool && attributes.count_include_pad, geometry, 0,
+                       geometry.planes(), Y.data, Y.type, Indices ? static_cast<int64_t*>(Indices->data) : nullptr);
   return Status::ok();
 }
 

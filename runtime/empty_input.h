@@ -24,4 +24,12 @@ bool windows_without_input(const WindowGeometry& geometry);
 Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, const WindowGeometry& geometry,
                                   const TensorView& Y, const TensorView* Indices);
 
+// The same values for windows known to hold no input tap, written densely
+// into `y` (and `indices`, when given) for `planes` planes of
+// geometry.axes' outputs. Output row r along the first spatial axis is the
+// window of row first_row + r of that axis (large_planes.cpp fills runs of
+// rows inside a plane); the axes are otherwise the call's own.
+void fill_tapless_windows(PoolOp op, bool count_include_pad, const WindowGeometry& geometry, int64_t first_row,
+                          int64_t planes, void* y, ElementType y_type, int64_t* indices);
+
 }  // namespace onnxpool::detail

@@ -1,4 +1,5 @@
 #include "float32_lp.h"
+#include "large_planes.h"
 
 #include <cfloat>
 #include <algorithm>
@@ -179,7 +180,11 @@ Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, cons
   // A p this large overflows or underflows float32 for nearly any input.
   if (!(range.lowest <= range.highest)) return Status::ok();
 
-  Status s = launch_kernel(lp_kernel_call(*sum, geometry, X, Y, p));
+  // Planes too large for one kernel buffer run in pieces, by the exact
+  // kernel only: the range checks work on whole planes.
+  const KernelCall sum_call = lp_kernel_call(*sum, geometry, X, Y, p);
+  if (needs_pieces(sum_call)) return Status::ok();
+  Status s = launch_kernel(sum_call);
   if (!s) return s;
   *outcome = Float32LpOutcome::kRan;
   const int64_t planes = geometry.planes();

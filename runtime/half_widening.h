@@ -22,6 +22,10 @@ uint16_t float_to_bfloat16(float value);
 
 bool is_half_type(ElementType type);
 
+// n float16 or bfloat16 values (by `type`) widened into `out`, with the
+// CPU's conversion instructions where it has them (F16C, ARMv8).
+void widen_half(const uint16_t* in, ElementType type, float* out, int64_t n);
+
 // A float32 copy of a float16 or bfloat16 host tensor, or room for one.
 class WidenedTensor {
  public:

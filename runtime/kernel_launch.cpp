@@ -11,14 +11,13 @@
 #include "gpu_buffers.h"
 #include "half_widening.h"
 #include "halide_glue.h"
+#include "large_planes.h"
 #include "narrow_rows.h"
 #include "onnxpool/pooling.h"
 #include "runtime_knobs.h"
 
 namespace onnxpool::detail {
 namespace {
-
-constexpr int64_t kMaxBufferBytes = std::numeric_limits<int32_t>::max();
 
 halide_type_t halide_type_of(ElementType t) {
   switch (t) {
@@ -63,12 +62,19 @@ int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
 int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   const int rank = static_cast<int>(g.axes.size());
   const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, runtime_knobs().min_outputs_per_task);
-  if (rank == 1) return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
+  if (rank == 1) {
+    // A 1D task's row buffer holds its planes' whole padded rows.
+    const AxisWindow& x = g.axes[0];
+    const int64_t span_x = (x.output - 1) * x.stride + (x.kernel - 1) * x.dilation + 1;
+    return std::clamp<int64_t>((planes + tasks - 1) / tasks, 1, max_rows_per_task(span_x));
+  }
   // Tasks are (a run of rows along ONNX's second-to-last axis) x (every other outer axis) x plane.
   const int64_t rows = g.axes[rank - 2].output;
   const int64_t outer = g.output_plane_size() / (rows * g.axes[rank - 1].output) * planes;
   const int64_t per_task = (rows * outer + tasks - 1) / tasks;
-  return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(rows, 1));
+  const AxisWindow& x = g.axes[rank - 1];
+  const int64_t span_x = (x.output - 1) * x.stride + (x.kernel - 1) * x.dilation + 1;
+  return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, max_rows_per_task(span_x)), 1));
 }
 
 // Planes per task for kernels that split by planes only (flat-plane and global).
@@ -236,17 +242,13 @@ Status launch_kernel(const KernelCall& call) {
   const int64_t planes = g.planes();
   if (planes == 0 || g.output_plane_size() == 0) return Status::ok();
 
+  if (needs_pieces(call)) return launch_in_pieces(call);
   int64_t plane_bytes = g.input_plane_size() * static_cast<int64_t>(element_size(call.input->type));
   for (const TensorView* out : call.outputs) {
     plane_bytes = std::max(plane_bytes, g.output_plane_size() * static_cast<int64_t>(element_size(out->type)));
   }
-  if (plane_bytes > kMaxBufferBytes) {
-    return Status::unsupported(std::string(op_name(op)) + ": one (n, c) plane of X or of an output takes " +
-                               std::to_string(plane_bytes) +
-                               " bytes; onnxpool's kernels address at most 2^31 - 1 bytes per plane");
-  }
   // Every buffer's byte offsets and the plane count itself must fit int32.
-  const int64_t planes_per_call = std::min(planes, kMaxBufferBytes / plane_bytes);
+  const int64_t planes_per_call = std::min(planes, max_kernel_buffer_bytes() / plane_bytes);
 
   // Window attributes by Halide dimension: dimension i is ONNX spatial axis rank-1-i.
   int32_t window_values[kWindowFieldCount * kMaxRank] = {};
@@ -259,8 +261,11 @@ Status launch_kernel(const KernelCall& call) {
     v[2] = static_cast<int32_t>(a.dilation);
     v[3] = static_cast<int32_t>(a.pad_begin);
     if (!call.count_begin.empty()) {
-      v[4] = static_cast<int32_t>(call.count_begin[axis]);
-      v[5] = static_cast<int32_t>(call.count_end[axis]);
+      // Every tap position fits int32 here (needs_pieces), so clamping the
+      // counting range there changes no count.
+      constexpr int64_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+      v[4] = static_cast<int32_t>(std::clamp(call.count_begin[axis], lo, hi));
+      v[5] = static_cast<int32_t>(std::clamp(call.count_end[axis], lo, hi));
     }
   }
 

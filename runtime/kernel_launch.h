@@ -1,7 +1,7 @@
 // Runs one windowed-pooling kernel over a whole tensor: builds the Halide
 // buffers, fills the kernel's arguments by name from its metadata, picks the
 // parallel grain, and splits the planes into calls whose buffers Halide's
-// 32-bit addressing can reach.
+// 32-bit addressing can reach (planes too large for it: large_planes.h).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +46,7 @@ struct KernelCall {
   // AveragePool: per ONNX spatial axis, the range [begin, end) of input
   // coordinates whose taps the divisor counts.
   std::vector<int64_t> count_begin, count_end;
+  bool count_include_pad = false;  // AveragePool: what a window without input taps gives
 };
 
 // True when this build and CPU have `kernel` for the backend that runs calls

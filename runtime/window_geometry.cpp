@@ -4,6 +4,7 @@
 #include "attribute_checks.h"
 #include "tensor_checks.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -129,13 +130,33 @@ void trim_taps_outside_input(AxisWindow* w) {
 // What the kernels can take, after trimming: attributes and positions in
 // int32, and the rows a task holds (every position its windows span,
 // padding included, in an accumulator of up to 8 bytes) in one allocation of
-// under 2^31 bytes.
+// under 2^31 bytes. Not for the first spatial axis, along which a plane
+// whose positions or bytes pass that runs in pieces (large_planes.h): there
+// only the attributes the kernels take as they are must fit int32.
 Status check_kernel_limits(const PoolAttributes& a, size_t axis, AxisWindow* w) {
   // A stride matters only between windows, a dilation only between taps:
   // one window, or one tap, runs with 1 when the attribute passes what the
   // kernels take (a stride of 2^63 - 1 over 8 elements is one window).
   if (w->output <= 1 && w->stride > kMaxExtent) w->stride = 1;
   if (w->kernel == 1 && w->dilation > kMaxExtent) w->dilation = 1;
+  if (axis == 0) {
+    if (w->kernel > kMaxExtent || w->stride > kMaxExtent || w->dilation > kMaxExtent) {
+      return Status::unsupported(prefix(a) + "'kernel_shape', 'strides' or 'dilations' on spatial axis 0 is " +
+                                 std::to_string(std::max({w->kernel, w->stride, w->dilation})) +
+                                 " (after dropping the taps no window reaches the input with); onnxpool's kernels "
+                                 "take them up to 2^31 - 1");
+    }
+    // A piece holds at least one window: its positions must fit int32, and a
+    // 1D kernel buffers them all, 8 bytes each at most.
+    const Wide span = Wide{w->kernel - 1} * w->dilation + 1;
+    const Wide most = a.kernel_shape.size() == 1 ? kMaxExtent / 8 : kMaxExtent;
+    if (span > most) {
+      return Status::unsupported(prefix(a) + "one window on spatial axis 0 spans " + wide_string(span) +
+                                 " positions (from 'kernel_shape' and 'dilations'); onnxpool's kernels address up to "
+                                 "2^31 - 1 positions, and buffer a 1D window's in up to 2^31 bytes");
+    }
+    return Status::ok();
+  }
   const Wide last_start = Wide{std::max<int64_t>(w->output - 1, 0)} * w->stride;
   const Wide last_tap = last_start - w->pad_begin + (Wide{w->kernel - 1} * w->dilation);
   if (w->kernel > kMaxExtent || w->stride > kMaxExtent || w->dilation > kMaxExtent || w->pad_begin > kMaxExtent ||
@@ -143,7 +164,8 @@ Status check_kernel_limits(const PoolAttributes& a, size_t axis, AxisWindow* w) 
     return Status::unsupported(prefix(a) + "the windows on spatial axis " + std::to_string(axis) +
                                " reach position " + wide_string(last_tap) +
                                " (from 'kernel_shape', 'strides', 'dilations' and 'pads'); onnxpool's kernels "
-                               "take attributes and address positions up to 2^31 - 1");
+                               "take attributes and address positions up to 2^31 - 1 on every spatial axis but "
+                               "the first");
   }
   const Wide span = last_tap + w->pad_begin + 1;
   constexpr Wide kLargestAllocation = std::numeric_limits<int32_t>::max();
@@ -204,9 +226,11 @@ Status compute_window_geometry(const PoolAttributes& a, const std::vector<int64_
   out.output_shape = {shape[0], shape[1]};
   for (size_t i = 0; i < spatial; ++i) {
     const int64_t in = shape[i + 2];
-    if (in > kMaxExtent) {
+    // Global pools reduce sub-planes and the first axis is split into
+    // pieces (large_planes.h); the kernels take the other axes whole.
+    if (in > kMaxExtent && !global && i > 0) {
       return Status::unsupported(prefix(a) + "spatial axis " + std::to_string(i) + " of X is " + std::to_string(in) +
-                                 " long; onnxpool supports up to 2^31 - 1");
+                                 " long; onnxpool supports up to 2^31 - 1 on every spatial axis but the first");
     }
     if (global) {
       if (in == 0) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <string>
 
+#include "call_guard.h"
 #include "cpu_dispatch.h"
 #include "kernel_registry.h"
 
@@ -47,15 +48,18 @@ bool backend_compiled(Backend backend) {
 }
 
 Status set_backend(Backend backend) {
-  if (!detail::known(backend)) {
-    return Status::invalid_argument("set_backend: unknown backend " + std::to_string(static_cast<int>(backend)));
-  }
-  if (!backend_compiled(backend)) {
-    return Status::unsupported(std::string("set_backend: this build of onnxpool has no ") + backend_name(backend) +
-                               " kernels (ONNXPOOL_GPU_TARGETS)");
-  }
-  detail::g_backend.store(static_cast<int>(backend));
-  return Status::ok();
+  // Guarded: its messages are built on the heap.
+  return detail::guarded_call("set_backend", [&] {
+    if (!detail::known(backend)) {
+      return Status::invalid_argument("set_backend: unknown backend " + std::to_string(static_cast<int>(backend)));
+    }
+    if (!backend_compiled(backend)) {
+      return Status::unsupported(std::string("set_backend: this build of onnxpool has no ") + backend_name(backend) +
+                                 " kernels (ONNXPOOL_GPU_TARGETS)");
+    }
+    detail::g_backend.store(static_cast<int>(backend));
+    return Status::ok();
+  });
 }
 
 Backend active_backend() { return static_cast<Backend>(detail::g_backend.load()); }

@@ -6,6 +6,7 @@
 #include <cpuid.h>
 #endif
 
+#include "call_guard.h"
 #include "kernel_registry.h"
 #include "onnxpool/pooling.h"
 
@@ -83,15 +84,19 @@ bool host_supports(CpuVariant variant) { return cpu_supports(variant); }
 namespace onnxpool {
 
 Status set_cpu_variant_limit(CpuVariant limit) {
-  switch (limit) {
-    case CpuVariant::kNative:
-    case CpuVariant::kAvx512:
-    case CpuVariant::kAvx2:
-    case CpuVariant::kBaseline:
-      detail::g_variant_limit.store(static_cast<int>(limit));
-      return Status::ok();
-  }
-  return Status::invalid_argument("set_cpu_variant_limit: unknown variant " + std::to_string(static_cast<int>(limit)));
+  // Guarded: its message is built on the heap.
+  return detail::guarded_call("set_cpu_variant_limit", [&] {
+    switch (limit) {
+      case CpuVariant::kNative:
+      case CpuVariant::kAvx512:
+      case CpuVariant::kAvx2:
+      case CpuVariant::kBaseline:
+        detail::g_variant_limit.store(static_cast<int>(limit));
+        return Status::ok();
+    }
+    return Status::invalid_argument("set_cpu_variant_limit: unknown variant " +
+                                    std::to_string(static_cast<int>(limit)));
+  });
 }
 
 CpuVariant active_cpu_variant() {

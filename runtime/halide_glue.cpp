@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "call_guard.h"
 #include "cuda_context.h"
 #include "onnxpool/pooling.h"
 #include "scratch_allocator.h"
@@ -53,14 +54,17 @@ void ensure_halide_configured() {
 namespace onnxpool {
 
 Status set_num_threads(int threads) {
-  if (threads < 0) {
-    return Status::invalid_argument("set_num_threads: threads must be >= 0 (0 = one per hardware thread), got " +
-                                    std::to_string(threads));
-  }
-  detail::ensure_halide_configured();
-  detail::g_threads.store(threads);
-  detail::apply_thread_count();
-  return Status::ok();
+  // Guarded: its message is built on the heap.
+  return detail::guarded_call("set_num_threads", [&] {
+    if (threads < 0) {
+      return Status::invalid_argument("set_num_threads: threads must be >= 0 (0 = one per hardware thread), got " +
+                                      std::to_string(threads));
+    }
+    detail::ensure_halide_configured();
+    detail::g_threads.store(threads);
+    detail::apply_thread_count();
+    return Status::ok();
+  });
 }
 
 int num_threads() {

@@ -373,7 +373,12 @@ bool needs_pieces(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
   const int64_t limit = max_kernel_buffer_bytes();
   const Wide in_bytes = Wide{g.input_plane_size()} * element_size(call.input->type);
-  if (call.kernel->spatial_rank == 0) return in_bytes > limit || g.input_plane_size() > kLargestWholeGlobalPlane;
+  if (call.kernel->spatial_rank == 0) {
+    // Device tensors keep their planes whole below the buffer limit: pieces
+    // run on the host only.
+    const bool host = call.input->device == Device::kHost;
+    return in_bytes > limit || (host && g.input_plane_size() > kLargestWholeGlobalPlane);
+  }
   const Wide out_bytes = Wide{g.output_plane_size()} * output_element_bytes(call);
   const AxisWindow& a = g.axes[0];
   const Wide last_tap = Wide{a.output - 1} * a.stride - a.pad_begin + Wide{a.kernel - 1} * a.dilation;

@@ -55,8 +55,8 @@ std::vector<int64_t> last_piece_starts();
 // to a few ulps.
 constexpr int64_t kSubPlaneElements = 65536;
 
-// Global pools reduce a plane of more elements than this as sub-planes
-// too, buffer limit or not. One float32 sum per kernel lane over the whole
+// Global pools reduce a host plane of more elements than this as
+// sub-planes too, buffer limit or not. One float32 sum per kernel lane over the whole
 // plane stops growing once a lane's sum passes 2^24 times its terms:
 // GlobalAveragePool of 2^29 - 2^16 float32 ones (2 GiB, one kernel call)
 // gave 0.50006 instead of 1. And a single plane is one parallel task, where

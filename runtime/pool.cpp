@@ -1,9 +1,11 @@
 // The generic entry point: one call for whichever operator the attributes name.
+#include "call_guard.h"
 #include "onnxpool/pooling.h"
 
 namespace onnxpool {
+namespace {
 
-Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y, const TensorView* Indices) {
+Status run_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y, const TensorView* Indices) {
   if (Indices != nullptr && attributes.op != PoolOp::kMaxPool) {
     return Status::invalid_argument(std::string(op_name(attributes.op)) +
                                     ": output 'Indices' exists only for MaxPool; pass nullptr");
@@ -17,6 +19,13 @@ Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorV
     case PoolOp::kGlobalLpPool: return global_lp_pool(attributes, X, Y);
   }
   return Status::invalid_argument("pool: unknown operator code " + std::to_string(static_cast<int>(attributes.op)));
+}
+
+}  // namespace
+
+// The operators guard themselves; this guards the messages built here.
+Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y, const TensorView* Indices) {
+  return detail::guarded_call("pool", [&] { return run_pool(attributes, X, Y, Indices); });
 }
 
 }  // namespace onnxpool

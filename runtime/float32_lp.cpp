@@ -124,13 +124,7 @@ Status check_suspect_planes(const KernelEntry& check, const WindowGeometry& geom
       for (int64_t i = first; i < first + count; ++i) verdicts[i] = PlaneVerdict::kRedo;
       return Status::ok();
     }
-    WindowGeometry planes;
-    planes.batch = 1;
-    planes.channels = count;
-    AxisWindow flat;
-    flat.input = plane_size;
-    flat.output = 1;
-    planes.axes = {flat};
+    const WindowGeometry planes = flat_planes(count, plane_size);
     const TensorView input = plane_run(X, plane_size, first, count);
     const TensorView flag_view(flags.get(), ElementType::kUInt8, {count});
     KernelCall range_check;

@@ -62,19 +62,14 @@ int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
 int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   const int rank = static_cast<int>(g.axes.size());
   const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, runtime_knobs().min_outputs_per_task);
-  if (rank == 1) {
-    // A 1D task's row buffer holds its planes' whole padded rows.
-    const AxisWindow& x = g.axes[0];
-    const int64_t span_x = (x.output - 1) * x.stride + (x.kernel - 1) * x.dilation + 1;
-    return std::clamp<int64_t>((planes + tasks - 1) / tasks, 1, max_rows_per_task(span_x));
-  }
+  // A 1D task's row buffer holds its planes' whole padded rows.
+  const int64_t most_rows = max_rows_per_task(g.axes[rank - 1]);
+  if (rank == 1) return std::clamp<int64_t>((planes + tasks - 1) / tasks, 1, most_rows);
   // Tasks are (a run of rows along ONNX's second-to-last axis) x (every other outer axis) x plane.
   const int64_t rows = g.axes[rank - 2].output;
   const int64_t outer = g.output_plane_size() / (rows * g.axes[rank - 1].output) * planes;
   const int64_t per_task = (rows * outer + tasks - 1) / tasks;
-  const AxisWindow& x = g.axes[rank - 1];
-  const int64_t span_x = (x.output - 1) * x.stride + (x.kernel - 1) * x.dilation + 1;
-  return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, max_rows_per_task(span_x)), 1));
+  return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, most_rows), 1));
 }
 
 // Planes per task for kernels that split by planes only (flat-plane and global).

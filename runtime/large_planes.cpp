@@ -231,15 +231,7 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
 // `first` of `input`, into `output` (one value per plane).
 Status launch_global(const KernelCall& call, const KernelEntry& kernel, const TensorView& input, int64_t first,
                      int64_t size, int64_t count, const TensorView& output) {
-  WindowGeometry g;
-  g.batch = 1;
-  g.channels = count;
-  AxisWindow flat;
-  flat.input = size;
-  flat.output = 1;
-  flat.kernel = size;
-  g.axes = {flat};
-  g.output_shape = {1, count, 1};
+  const WindowGeometry g = flat_planes(count, size);
   const TensorView in = view_at(input, first, {1, count, size});
   const TensorView out(output.data, output.type, {1, count, 1}, output.device);
   KernelCall sub = call;
@@ -365,8 +357,22 @@ std::vector<int64_t> last_piece_starts() {
   return last_starts;
 }
 
-int64_t max_rows_per_task(int64_t span_x) {
-  return std::max<int64_t>(1, max_kernel_buffer_bytes() / std::max<int64_t>(1, span_x * 8));
+int64_t max_rows_per_task(const AxisWindow& x) {
+  const Wide bytes = positions_covered(x, std::max<int64_t>(x.output, 1)) * 8;
+  return static_cast<int64_t>(std::max<Wide>(1, max_kernel_buffer_bytes() / bytes));
+}
+
+WindowGeometry flat_planes(int64_t planes, int64_t plane_size) {
+  WindowGeometry g;
+  g.batch = 1;
+  g.channels = planes;
+  AxisWindow flat;
+  flat.input = plane_size;
+  flat.output = 1;
+  flat.kernel = plane_size;
+  g.axes = {flat};
+  g.output_shape = {1, planes, 1};
+  return g;
 }
 
 bool needs_pieces(const KernelCall& call) {

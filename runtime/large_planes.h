@@ -88,9 +88,13 @@ Status plan_row_pieces(const KernelCall& call, RowPlan* plan);
 // Runs a call for which needs_pieces() holds.
 Status launch_in_pieces(const KernelCall& call);
 
-// The row-buffer grain limit: output rows per task such that one task's row
-// buffer (span_x positions per row, at most 8 bytes each) stays under a
-// kernel buffer.
-int64_t max_rows_per_task(int64_t span_x);
+// The row-buffer grain limit: output rows (1D: planes) per task such that
+// one task's row buffer (every position the windows along `x`, the last
+// spatial axis, cover, at most 8 bytes each) stays under a kernel buffer.
+int64_t max_rows_per_task(const AxisWindow& x);
+
+// A geometry of `planes` planes of `plane_size` elements, one output each:
+// what a global kernel (or the range check) runs over.
+WindowGeometry flat_planes(int64_t planes, int64_t plane_size);
 
 }  // namespace onnxpool::detail

@@ -27,6 +27,7 @@
 #include "large_planes.h"
 #include "onnxpool/pooling.h"
 #include "reference/float_formats.h"
+#include "reference/host_tensor.h"
 #include "support/onnx_attributes.h"
 
 namespace onnxpool_test {
@@ -57,12 +58,6 @@ void in_parallel(int64_t n, const std::function<void(int64_t, int64_t)>& f) {
 template <typename T>
 std::unique_ptr<T[]> uninitialized(int64_t n) {
   return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]);
-}
-
-int64_t product(const std::vector<int64_t>& v) {
-  int64_t n = 1;
-  for (int64_t d : v) n *= d;
-  return n;
 }
 
 // One plane's windows: kernel, stride and begin pad per spatial axis
@@ -108,7 +103,7 @@ void for_each_tap(const Windows& w, const std::vector<int64_t>& out, int64_t o, 
 // first after), and `samples` more anywhere, as (plane, output) pairs.
 std::vector<std::pair<int64_t, int64_t>> outputs_to_check(const std::vector<int64_t>& starts, int64_t planes,
                                                           const std::vector<int64_t>& out, int samples) {
-  const int64_t row = product(out) / out[0];
+  const int64_t row = element_count(out) / out[0];
   std::vector<std::pair<int64_t, int64_t>> picked;
   for (int64_t plane = 0; plane < planes; ++plane) {
     for (int64_t start : starts) {
@@ -121,7 +116,7 @@ std::vector<std::pair<int64_t, int64_t>> outputs_to_check(const std::vector<int6
   for (int s = 0; s < samples; ++s) {
     const uint64_t h = mix(0xC0FFEEull + static_cast<uint64_t>(s));
     picked.push_back({static_cast<int64_t>(h % static_cast<uint64_t>(planes)),
-                      static_cast<int64_t>((h >> 20) % static_cast<uint64_t>(product(out)))});
+                      static_cast<int64_t>((h >> 20) % static_cast<uint64_t>(element_count(out)))});
   }
   return picked;
 }
@@ -142,7 +137,7 @@ onnxpool::PoolAttributes attributes_for(PoolOp op, const Windows& w) {
 template <typename T>
 void check_max_pool(const T* x, ElementType type, int64_t planes, const Windows& w, bool with_indices) {
   const std::vector<int64_t> out = w.output();
-  const int64_t in_plane = product(w.input), out_plane = product(out);
+  const int64_t in_plane = element_count(w.input), out_plane = element_count(out);
   std::vector<int64_t> x_shape = {1, planes}, y_shape = {1, planes};
   x_shape.insert(x_shape.end(), w.input.begin(), w.input.end());
   y_shape.insert(y_shape.end(), out.begin(), out.end());
@@ -179,7 +174,7 @@ void check_max_pool(const T* x, ElementType type, int64_t planes, const Windows&
 
 TEST(LargeTensors, MaxPoolAndAveragePoolOnA3DPlanePast4GiB) {
   const Windows w{{1040, 1024, 1024}, {3, 3, 3}, {2, 2, 2}, {1, 1, 1}};
-  const int64_t n = product(w.input);  // 1.09e9 float32: 4.06 GiB
+  const int64_t n = element_count(w.input);  // 1.09e9 float32: 4.06 GiB
   auto x = uninitialized<float>(n);
   in_parallel(n, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) x[i] = static_cast<float>(mix(static_cast<uint64_t>(i)) >> 40) * 0x1p-24f - 0.5f;
@@ -187,7 +182,7 @@ TEST(LargeTensors, MaxPoolAndAveragePoolOnA3DPlanePast4GiB) {
   check_max_pool(x.get(), ElementType::kFloat32, 1, w, /*with_indices=*/true);
 
   const std::vector<int64_t> out = w.output();
-  auto y = uninitialized<float>(product(out));
+  auto y = uninitialized<float>(element_count(out));
   std::vector<int64_t> y_shape = {1, 1};
   y_shape.insert(y_shape.end(), out.begin(), out.end());
   const onnxpool::Status s = onnxpool::average_pool(
@@ -222,7 +217,7 @@ std::unique_ptr<int8_t[]> int8_values(int64_t n) {
 TEST(LargeTensors, Int8MaxPoolIndicesPast2Pow32) {
   // Two planes of 2^31 + 2^19 elements: the second plane's Indices pass 2^32.
   const Windows w{{32776, 65536}, {3, 3}, {4, 4}, {1, 1}};
-  const auto x = int8_values(2 * product(w.input));
+  const auto x = int8_values(2 * element_count(w.input));
   check_max_pool(x.get(), ElementType::kInt8, 2, w, /*with_indices=*/true);
 }
 

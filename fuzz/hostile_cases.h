@@ -23,6 +23,7 @@ enum class Outcome {
   kRefusedCall,
   kRunsAndMatches,
   kRunsValuesUnchecked,  // LpPool with p above what the reference keeps exact
+  kRunsCostChecked,      // windows too costly for the plain reference: guards and cost checked
 };
 
 struct HostileCase {

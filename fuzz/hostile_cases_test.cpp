@@ -22,6 +22,7 @@ uint64_t count_for(Outcome outcome, const CheckCounts& counts) {
     case Outcome::kRefusedCall: return counts.refused_call;
     case Outcome::kRunsAndMatches: return counts.ran_and_matched;
     case Outcome::kRunsValuesUnchecked: return counts.ran_unchecked_values;
+    case Outcome::kRunsCostChecked: return counts.ran_cost_only;
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <HalideRuntime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 
@@ -15,6 +16,7 @@
 #include "narrow_rows.h"
 #include "onnxpool/pooling.h"
 #include "runtime_knobs.h"
+#include "window_segments.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -34,18 +36,22 @@ halide_type_t halide_type_of(ElementType t) {
 
 // A Halide view of planes [first, first + count) of a tensor whose planes
 // hold `extents` elements each, in Halide order (fastest-varying first; none
-// for one value per plane). The plane axis comes last.
+// for one value per plane). The plane axis comes last. `strides` (the same
+// order, the plane's last) place a box inside a larger tensor; empty: dense.
 struct PlaneBuffer {
   halide_buffer_t buffer{};
   halide_dimension_t dims[4]{};
 
-  PlaneBuffer(const TensorView& t, const std::vector<int64_t>& extents, int64_t first, int64_t count) {
+  PlaneBuffer(const TensorView& t, const std::vector<int64_t>& extents, const std::vector<int64_t>& strides,
+              int64_t first, int64_t count) {
     const int rank = static_cast<int>(extents.size());
     int64_t stride = 1;
     for (int i = 0; i < rank; ++i) {
+      if (!strides.empty()) stride = strides[i];
       dims[i] = halide_dimension_t(0, static_cast<int32_t>(extents[i]), static_cast<int32_t>(stride));
       stride *= extents[i];
     }
+    if (!strides.empty()) stride = strides[rank];
     dims[rank] = halide_dimension_t(0, static_cast<int32_t>(count), static_cast<int32_t>(stride));
     buffer.host = static_cast<uint8_t*>(t.data) + first * stride * static_cast<int64_t>(element_size(t.type));
     buffer.type = halide_type_of(t.type);
@@ -53,6 +59,16 @@ struct PlaneBuffer {
     buffer.dim = dims;
   }
 };
+
+// A call's ONNX-order strides (spatial axes, then the plane) in Halide order.
+std::vector<int64_t> halide_order(const std::vector<int64_t>& onnx_strides) {
+  if (onnx_strides.empty()) return {};
+  std::vector<int64_t> strides(onnx_strides.rbegin() + 1, onnx_strides.rend());
+  strides.push_back(onnx_strides.back());
+  return strides;
+}
+
+std::atomic<int64_t> taps_evaluated{0};
 
 int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
   const int64_t threads = num_threads();
@@ -192,6 +208,8 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
   return Status::ok();
 }
 
+int64_t window_taps_evaluated() { return taps_evaluated.load(std::memory_order_relaxed); }
+
 int64_t windowed_tasks_wanted(const WindowGeometry& g) {
   return tasks_wanted(g.output_plane_size() * g.planes(), runtime_knobs().min_outputs_per_task);
 }
@@ -237,10 +255,21 @@ Status launch_kernel(const KernelCall& call) {
   const int64_t planes = g.planes();
   if (planes == 0 || g.output_plane_size() == 0) return Status::ok();
 
-  if (needs_pieces(call)) return launch_in_pieces(call);
-  int64_t plane_bytes = g.input_plane_size() * static_cast<int64_t>(element_size(call.input->type));
+  const bool strided = !call.input_strides.empty() || !call.output_strides.empty();
+  if ((global || flat) && strided) return Status::internal("launch_kernel: a strided box for a flat kernel");
+  if (!strided && needs_pieces(call)) return launch_in_pieces(call);
+  if (!global && !call.segment && segments_pay_off(call)) return launch_in_segments(call);
+  int64_t plane_bytes = (call.input_strides.empty() ? g.input_plane_size() : call.input_strides.back()) *
+                        static_cast<int64_t>(element_size(call.input->type));
   for (const TensorView* out : call.outputs) {
-    plane_bytes = std::max(plane_bytes, g.output_plane_size() * static_cast<int64_t>(element_size(out->type)));
+    plane_bytes = std::max(plane_bytes, (call.output_strides.empty() ? g.output_plane_size()
+                                                                     : call.output_strides.back()) *
+                                            static_cast<int64_t>(element_size(out->type)));
+  }
+  if (!global) {
+    __int128 taps = __int128{planes} * g.output_plane_size();
+    for (const AxisWindow& a : g.axes) taps = std::min<__int128>(taps * a.kernel, std::numeric_limits<int64_t>::max());
+    taps_evaluated.fetch_add(static_cast<int64_t>(taps), std::memory_order_relaxed);
   }
   // Every buffer's byte offsets and the plane count itself must fit int32.
   const int64_t planes_per_call = std::min(planes, max_kernel_buffer_bytes() / plane_bytes);
@@ -287,13 +316,16 @@ Status launch_kernel(const KernelCall& call) {
   // multiple, then a call for the rest, so only the rest goes one plane at
   // a time (2047 planes of 7x7: 8.3 -> 6.3 us; generators/schedules/global_cpu_schedule.cpp).
   const bool split_off_odd_planes = op == PoolOp::kGlobalMaxPool && backend == Backend::kCpu;
+  const std::vector<int64_t> in_strides = halide_order(call.input_strides);
+  const std::vector<int64_t> out_strides = halide_order(call.output_strides);
   int64_t count = 0;
   for (int64_t first = 0; first < planes; first += count) {
     count = std::min(planes_per_call, planes - first);
     if (split_off_odd_planes && count > kWidestGlobalBlock) count -= count % kWidestGlobalBlock;
-    PlaneBuffer input(*call.input, in_extents, first, count);
-    PlaneBuffer output0(*call.outputs[0], out_extents, first, count);
-    PlaneBuffer output1(call.outputs.size() > 1 ? *call.outputs[1] : *call.outputs[0], out_extents, first, count);
+    PlaneBuffer input(*call.input, in_extents, in_strides, first, count);
+    PlaneBuffer output0(*call.outputs[0], out_extents, out_strides, first, count);
+    PlaneBuffer output1(call.outputs.size() > 1 ? *call.outputs[1] : *call.outputs[0], out_extents, out_strides,
+                        first, count);
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
     // Declared after the buffers, so it releases their GPU copies before they go.
     DeviceBinding binding(backend, user_context);

@@ -47,6 +47,12 @@ struct KernelCall {
   // coordinates whose taps the divisor counts.
   std::vector<int64_t> count_begin, count_end;
   bool count_include_pad = false;  // AveragePool: what a window without input taps gives
+  // Element strides of X and of the outputs when they are boxes inside
+  // larger tensors (window_segments.h): one per ONNX spatial axis, then the
+  // plane's. Empty: dense.
+  std::vector<int64_t> input_strides, output_strides;
+  // One of window_segments.cpp's calls: runs as it is, never split again.
+  bool segment = false;
 };
 
 // True when this build and CPU have `kernel` for the backend that runs calls
@@ -64,6 +70,11 @@ int64_t windowed_tasks_wanted(const WindowGeometry& g);
 // Runs a windowed kernel (spatial_rank 1 to 3) or, for a kernel with
 // spatial_rank 0, a global one over the flattened planes.
 Status launch_kernel(const KernelCall& call);
+
+// Window taps the windowed kernels have evaluated since the program started:
+// per kernel call, planes x outputs x taps per window. Tests and the API
+// fuzzer check a call's cost with it (window_segments.h), not with a clock.
+int64_t window_taps_evaluated();
 
 // Planes per parallel task for a global kernel over `planes` planes of
 // `plane_size` elements: a multiple of the largest power of two, at most 16,

@@ -1,10 +1,27 @@
 #include "reference_pool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 
 namespace onnxpool_bench {
+
+namespace {
+
+// The kernel taps [first, end) of a window starting at `start` that lie in
+// [0, extent): the rest are padding, which neither operator reads (pads and
+// kernel_shape may dwarf the input).
+struct TapRange {
+  int64_t first, end;
+};
+
+TapRange taps_inside(int64_t start, int64_t kernel, int64_t extent) {
+  const int64_t first = std::max<int64_t>(0, -start);
+  return {first, std::max(first, std::min(kernel, extent - start))};
+}
+
+}  // namespace
 
 PoolResult reference_max_pool(const PoolCase& pc, const float* input_nchw) {
   const int64_t out_h = pc.out_h();
@@ -21,12 +38,12 @@ PoolResult reference_max_pool(const PoolCase& pc, const float* input_nchw) {
       for (int64_t ox = 0; ox < out_w; ++ox, ++out) {
         float best = -std::numeric_limits<float>::infinity();
         int64_t best_index = -1;
-        for (int64_t ky = 0; ky < pc.kernel_h; ++ky) {
+        const TapRange rows = taps_inside(oy * pc.stride_h - pc.pad_top, pc.kernel_h, pc.h);
+        const TapRange columns = taps_inside(ox * pc.stride_w - pc.pad_left, pc.kernel_w, pc.w);
+        for (int64_t ky = rows.first; ky < rows.end; ++ky) {
           const int64_t y = oy * pc.stride_h - pc.pad_top + ky;
-          if (y < 0 || y >= pc.h) continue;
-          for (int64_t kx = 0; kx < pc.kernel_w; ++kx) {
+          for (int64_t kx = columns.first; kx < columns.end; ++kx) {
             const int64_t xx = ox * pc.stride_w - pc.pad_left + kx;
-            if (xx < 0 || xx >= pc.w) continue;
             const float v = x[y * pc.w + xx];
             // Strictly greater keeps the first maximum; the test data has no NaN.
             if (best_index < 0 || v > best) {
@@ -58,20 +75,19 @@ PoolResult reference_sum_pool(Reduction reduction, const PoolCase& pc, const flo
     for (int64_t oy = 0; oy < out_h; ++oy) {
       for (int64_t ox = 0; ox < out_w; ++ox, ++out) {
         double sum = 0.0;
-        int64_t inside = 0;
-        int64_t in_padded = 0;
-        for (int64_t ky = 0; ky < pc.kernel_h; ++ky) {
+        const TapRange rows = taps_inside(oy * pc.stride_h - pc.pad_top, pc.kernel_h, pc.h);
+        const TapRange columns = taps_inside(ox * pc.stride_w - pc.pad_left, pc.kernel_w, pc.w);
+        for (int64_t ky = rows.first; ky < rows.end; ++ky) {
           const int64_t y = oy * pc.stride_h - pc.pad_top + ky;
-          for (int64_t kx = 0; kx < pc.kernel_w; ++kx) {
+          for (int64_t kx = columns.first; kx < columns.end; ++kx) {
             const int64_t xx = ox * pc.stride_w - pc.pad_left + kx;
-            // With ceil_mode 0 every tap lies inside the padded input.
-            ++in_padded;
-            if (y < 0 || y >= pc.h || xx < 0 || xx >= pc.w) continue;
             const double v = x[y * pc.w + xx];
             sum += reduction == Reduction::kLp ? std::pow(std::fabs(v), kLpP) : v;
-            ++inside;
           }
         }
+        const int64_t inside = (rows.end - rows.first) * (columns.end - columns.first);
+        // With ceil_mode 0 every tap lies inside the padded input.
+        const int64_t in_padded = pc.kernel_h * pc.kernel_w;
         double value;
         if (reduction == Reduction::kLp) {
           value = std::pow(sum, 1.0 / kLpP);

@@ -145,6 +145,10 @@ std::vector<HostileCase> build() {
        Outcome::kRunsAndMatches},
       {"lppool_pads_wider_than_kernel",
        call(lp, bf16, {1, 1, 5}, {ints("kernel_shape", {2}), ints("pads", {4, 4}), integer("p", 3)}), Outcome::kRunsAndMatches},
+      // No planes, and an output axis past 2^32 long: nothing to compute, so
+      // nothing may walk that axis (the cost bound once did, for minutes).
+      {"lppool_empty_batch_output_axis_past_2pow32",
+       call(lp, bf16, {0, 1, 5}, {ints("kernel_shape", {2}), ints("pads", {0, int64_t{1} << 32})}), Outcome::kRunsAndMatches},
       // Windows wider than the padded input: ONNX's formula still gives 0
       // outputs within a stride (floor) or 1 (ceil_mode); beyond, no shape.
       {"maxpool_kernel_wider_than_input_empty_output",

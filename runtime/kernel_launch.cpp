@@ -273,6 +273,9 @@ Status launch_kernel(const KernelCall& call) {
   }
   // Every buffer's byte offsets and the plane count itself must fit int32.
   const int64_t planes_per_call = std::min(planes, max_kernel_buffer_bytes() / plane_bytes);
+  // Dense calls that pass it went to pieces above; a strided box inside a
+  // plane that large has no piece path.
+  if (planes_per_call < 1) return Status::internal("launch_kernel: a strided box in a plane past one kernel buffer");
 
   // Window attributes by Halide dimension: dimension i is ONNX spatial axis rank-1-i.
   int32_t window_values[kWindowFieldCount * kMaxRank] = {};

@@ -12,6 +12,12 @@ int64_t taps_within(const WindowGeometry& g, size_t axis, int64_t o, __int128 lo
 }
 
 double taps_inside_bound(const WindowGeometry& g, int64_t planes) {
+  // An empty Y costs nothing, and one axis of it may still be past 2^32 long:
+  // the sum below walks each axis's outputs.
+  if (planes <= 0) return 0;
+  for (size_t a = 0; a < g.rank(); ++a) {
+    if (g.output[a] <= 0) return 0;
+  }
   double bound = static_cast<double>(planes);
   for (size_t a = 0; a < g.rank(); ++a) {
     double axis = 0;

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "backend.h"
+#include "element_boxes.h"
 #include "gpu_buffers.h"
 #include "half_widening.h"
 #include "halide_glue.h"
@@ -176,6 +177,57 @@ int64_t global_planes_per_task(int64_t plane_size, int64_t planes) {
   return (per_task + block - 1) / block * block;
 }
 
+// A call on boxes inside larger tensors (window_segments.h), for a path that
+// copies its tensors as dense ones (launch_widened): the same call on dense
+// copies of the boxes, its outputs copied back into theirs.
+static Status launch_on_dense_copies(const KernelCall& call) {
+  const WindowGeometry& g = *call.geometry;
+  std::vector<int64_t> in_extents, out_extents;
+  for (const AxisWindow& a : g.axes) {
+    in_extents.push_back(a.input);
+    out_extents.push_back(a.output);
+  }
+  const std::vector<int64_t> dense_in = dense_strides(in_extents), dense_out = dense_strides(out_extents);
+  const std::vector<int64_t>& in_strides = call.input_strides.empty() ? dense_in : call.input_strides;
+  const std::vector<int64_t>& out_strides = call.output_strides.empty() ? dense_out : call.output_strides;
+  const int64_t planes = g.planes();
+  // Copies a box's elements between two layouts of it, `bytes` each.
+  const auto copy_box = [planes](const std::vector<int64_t>& extents, size_t bytes, const void* from,
+                                 const std::vector<int64_t>& from_strides, void* to,
+                                 const std::vector<int64_t>& to_strides) {
+    for_each_in_box(planes, extents, [&](int64_t plane, const std::vector<int64_t>& at) {
+      std::memcpy(static_cast<uint8_t*>(to) + offset_of(plane, at, to_strides) * static_cast<int64_t>(bytes),
+                  static_cast<const uint8_t*>(from) + offset_of(plane, at, from_strides) * static_cast<int64_t>(bytes),
+                  bytes);
+    });
+  };
+  note_host_allocation();  // the dense copies
+  const size_t in_bytes = element_size(call.input->type);
+  std::vector<uint8_t> input_copy(static_cast<size_t>(planes * dense_in.back()) * in_bytes);
+  copy_box(in_extents, in_bytes, call.input->data, in_strides, input_copy.data(), dense_in);
+  const TensorView input(input_copy.data(), call.input->type, call.input->shape, Device::kHost);
+  KernelCall dense = call;
+  dense.input = &input;
+  dense.input_strides.clear();
+  dense.output_strides.clear();
+  std::vector<std::vector<uint8_t>> output_copies(call.outputs.size());
+  std::vector<TensorView> outputs;
+  outputs.reserve(call.outputs.size());  // dense.outputs points into it
+  for (size_t k = 0; k < call.outputs.size(); ++k) {
+    const TensorView& out = *call.outputs[k];
+    output_copies[k].resize(static_cast<size_t>(planes * dense_out.back()) * element_size(out.type));
+    outputs.emplace_back(output_copies[k].data(), out.type, out.shape, Device::kHost);
+    dense.outputs[k] = &outputs.back();
+  }
+  const Status s = launch_kernel(dense);
+  if (!s) return s;
+  for (size_t k = 0; k < call.outputs.size(); ++k) {
+    copy_box(out_extents, element_size(call.outputs[k]->type), output_copies[k].data(), dense_out,
+             call.outputs[k]->data, out_strides);
+  }
+  return Status::ok();
+}
+
 // A target without 16-bit float kernels (OpenCL without cl_half): the
 // float32 kernel of the same operator, rank and variant on widened copies.
 // The variant chosen for a 16-bit type is valid for float32 too (LpPool:
@@ -188,6 +240,8 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
                                element_type_name(call.input->type) + " kernel for the " + backend_name(backend) +
                                " backend");
   }
+  // Widening copies tensors as dense ones.
+  if (!call.input_strides.empty() || !call.output_strides.empty()) return launch_on_dense_copies(call);
   const WidenedTensor input(*call.input, /*copy_values=*/true);
   std::vector<WidenedTensor> widened_outputs;
   widened_outputs.reserve(call.outputs.size());

@@ -1,5 +1,6 @@
 #include "gpu_buffers.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #if defined(ONNXPOOL_WITH_CUDA)
@@ -7,6 +8,52 @@
 #endif
 
 namespace onnxpool::detail {
+
+namespace {
+
+// One flat buffer of bytes over host memory and the wrapped device memory,
+// copied one way, in chunks whose extents fit Halide's int32.
+int copy_flat(void* user_context, uint64_t device, uint8_t* host, int64_t bytes, bool to_host) {
+#if defined(ONNXPOOL_WITH_CUDA)
+  constexpr int64_t kChunkBytes = int64_t{1} << 30;
+  for (int64_t done = 0; done < bytes; done += kChunkBytes) {
+    halide_dimension_t dim(0, static_cast<int32_t>(std::min(kChunkBytes, bytes - done)), 1);
+    halide_buffer_t buffer{};
+    buffer.type = halide_type_t(halide_type_uint, 8);
+    buffer.dimensions = 1;
+    buffer.dim = &dim;
+    buffer.host = host + done;
+    int rc = halide_cuda_wrap_device_ptr(user_context, &buffer, device + static_cast<uint64_t>(done));
+    if (rc != 0) return rc;
+    if (to_host) {
+      buffer.flags |= halide_buffer_flag_device_dirty;
+      rc = halide_copy_to_host(user_context, &buffer);
+    } else {
+      buffer.flags |= halide_buffer_flag_host_dirty;
+      rc = halide_copy_to_device(user_context, &buffer, halide_cuda_device_interface());
+      if (rc == 0) rc = halide_device_sync(user_context, &buffer);
+    }
+    const int detached = halide_cuda_detach_device_ptr(user_context, &buffer);
+    if (rc != 0) return rc;
+    if (detached != 0) return detached;
+  }
+  return 0;
+#else
+  (void)user_context, (void)device, (void)host, (void)bytes, (void)to_host;
+  return halide_error_code_no_device_interface;
+#endif
+}
+
+}  // namespace
+
+int copy_cuda_to_host(void* user_context, const void* device, void* host, int64_t bytes) {
+  return copy_flat(user_context, reinterpret_cast<uint64_t>(device), static_cast<uint8_t*>(host), bytes, true);
+}
+
+int copy_host_to_cuda(void* user_context, const void* host, void* device, int64_t bytes) {
+  return copy_flat(user_context, reinterpret_cast<uint64_t>(device),
+                   const_cast<uint8_t*>(static_cast<const uint8_t*>(host)), bytes, false);
+}
 
 int DeviceBinding::bind(halide_buffer_t* buffer, const TensorView& tensor) {
   if (backend_ == Backend::kCpu) return 0;

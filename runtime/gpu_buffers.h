@@ -7,12 +7,20 @@
 
 #include <HalideRuntime.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "onnxpool/pooling.h"
 #include "onnxpool/tensor.h"
 
 namespace onnxpool::detail {
+
+// Copies `bytes` bytes between CUDA device memory (of the primary context)
+// and host memory, in order after the work already queued there. Halide
+// error codes; 0 on success (halide_error_code_no_device_interface in a
+// build without CUDA kernels).
+int copy_cuda_to_host(void* user_context, const void* device, void* host, int64_t bytes);
+int copy_host_to_cuda(void* user_context, const void* host, void* device, int64_t bytes);
 
 class DeviceBinding {
  public:

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "call_guard.h"
 #include "element_boxes.h"
 #include "element_values.h"
+#include "gpu_buffers.h"
+#include "halide_glue.h"
 #include "kernel_registry.h"
 #include "onnxpool/pooling.h"
 
@@ -429,9 +432,9 @@ class CombinationRunner {
 
 bool segments_pay_off(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
-  if (call.kernel->spatial_rank == 0 || call.input->device != Device::kHost) return false;
+  if (call.kernel->spatial_rank == 0) return false;
   for (const TensorView* out : call.outputs) {
-    if (out->device != Device::kHost) return false;
+    if (out->device != call.input->device) return false;
   }
   const Wide direct = direct_cost(g);
   if (direct < min_taps.load(std::memory_order_relaxed)) return false;
@@ -439,7 +442,49 @@ bool segments_pay_off(const KernelCall& call) {
   return make_plan(call, &plan) && (direct > 2 * plan.cost || whenever_planned.load(std::memory_order_relaxed));
 }
 
+// A call on CUDA device tensors: the segments' boxes and the host loops
+// after them (phase copies, Indices rebased, divisors rescaled) need host
+// memory, so X is copied to the host, the segments run there, and Y (and
+// Indices) are copied back. The copies cost X's and Y's sizes: still bounded
+// by the tensors, not by kernel_shape and pads.
+static Status launch_in_segments_through_host(const KernelCall& call) {
+  const auto bytes_of = [](const TensorView& t) {
+    int64_t n = static_cast<int64_t>(element_size(t.type));
+    for (int64_t e : t.shape) n *= e;
+    return n;
+  };
+  CallContext context;
+  const auto failure = [&] {
+    return Status::unsupported(std::string(op_name(call.kernel->op)) + ": the CUDA backend failed: " +
+                               (context.error.empty() ? std::string("no error text from Halide") : context.error));
+  };
+  note_host_allocation();  // the host copies
+  std::vector<uint8_t> x_copy(static_cast<size_t>(bytes_of(*call.input)));
+  if (copy_cuda_to_host(&context, call.input->data, x_copy.data(), bytes_of(*call.input)) != 0) return failure();
+  const TensorView input(x_copy.data(), call.input->type, call.input->shape, Device::kHost);
+  KernelCall host = call;
+  host.input = &input;
+  std::vector<std::vector<uint8_t>> y_copies(call.outputs.size());
+  std::vector<TensorView> outputs;
+  outputs.reserve(call.outputs.size());  // host.outputs points into it
+  for (size_t k = 0; k < call.outputs.size(); ++k) {
+    const TensorView& out = *call.outputs[k];
+    y_copies[k].resize(static_cast<size_t>(bytes_of(out)));
+    outputs.emplace_back(y_copies[k].data(), out.type, out.shape, Device::kHost);
+    host.outputs[k] = &outputs.back();
+  }
+  const Status s = launch_in_segments(host);
+  if (!s) return s;
+  for (size_t k = 0; k < call.outputs.size(); ++k) {
+    if (copy_host_to_cuda(&context, y_copies[k].data(), call.outputs[k]->data, bytes_of(*call.outputs[k])) != 0) {
+      return failure();
+    }
+  }
+  return Status::ok();
+}
+
 Status launch_in_segments(const KernelCall& call) {
+  if (call.input->device == Device::kCuda) return launch_in_segments_through_host(call);
   const WindowGeometry& g = *call.geometry;
   SegmentPlan plan;
   if (!make_plan(call, &plan)) return Status::internal(std::string(op_name(call.kernel->op)) + ": no segment plan");

@@ -26,8 +26,8 @@
 //
 // Ordinary calls are left alone: segments are used only when one call would
 // evaluate at least min_taps_for_segments() taps and twice what the
-// segments cost. Host tensors only (a box of a device buffer cannot be
-// addressed here): device calls keep one kernel call.
+// segments cost. CUDA device tensors run their segments on host copies of
+// X and Y (launch_in_segments_through_host).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,7 @@ constexpr int64_t kMinTapsForSegments = int64_t{1} << 24;
 // microseconds of buffer set-up, argument passing and thread-pool start.
 constexpr int64_t kCallOverheadTaps = 4096;
 
-// True when `call` (a windowed call on host tensors, not itself a segment)
+// True when `call` (a windowed call, not itself a segment)
 // costs far fewer taps in segments.
 bool segments_pay_off(const KernelCall& call);
 

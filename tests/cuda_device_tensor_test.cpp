@@ -3,7 +3,8 @@
 // device kCuda, every operator, spatial ranks 1-3 and every element type,
 // hundreds of random nodes, each compared with the same call on the CPU
 // backend (support/cuda_pool_check.h says how closely). Also host tensors on
-// the CUDA backend, and that no output is written outside its extent.
+// the CUDA backend, that no output is written outside its extent, and that
+// windows far into the padding take segments on device tensors too.
 //
 // Needs an NVIDIA driver and GPU, and fails (never skips) without one, so a
 // GPU run cannot pass by accident; built and registered (ctest label cuda)
@@ -31,12 +32,14 @@
 #include "support/random.h"
 #include "support/test_settings.h"
 #include "support/value_fills.h"
+#include "window_segments.h"
 
 namespace onnxpool_test {
 namespace {
 
 using onnxpool::Backend;
 using onnxpool::PoolOp;
+using onnxpool::detail::calls_run_in_segments;
 using onnxpool_cuda::CudaDriver;
 
 // 18 (type, rank) x 8 = 144 MaxPool nodes, 60 (operator, type, rank) x 4 =
@@ -50,6 +53,7 @@ constexpr uint64_t kPoolStreamBase = 21000;
 constexpr uint64_t kHostTensorStreamBase = 23000;
 constexpr uint64_t kMisalignedStreamBase = 24000;
 constexpr uint64_t kGuardStream = 25000;
+constexpr uint64_t kSegmentStream = 26000;
 
 // Every test needs the driver and a device: without them it fails, saying so.
 class CudaTest : public testing::Test {
@@ -161,6 +165,34 @@ TEST_F(CudaTest, OutputsAreNotWrittenOutsideTheirExtent) {
         EXPECT_TRUE(cuda_matches_cpu(make_pool_case(op, window, X), CudaPlacement::kDeviceTensors))
             << onnxpool::op_name(op) << " " << type_label(type) << " Y of " << outputs << " elements";
       }
+    }
+  }
+}
+
+// Windows reaching far into the padding over a small X: one kernel call
+// would cost outputs x kernel taps (about 10^10 here), so device tensors
+// take segments too, run on host copies of X and Y
+// (runtime/window_segments.h), and match the CPU backend, which segments the
+// same call. Each case must add two segmented calls: the device one and the
+// CPU one it is compared with.
+TEST_F(CudaTest, WindowsFarIntoThePaddingTakeSegmentsOnDeviceTensors) {
+  Random random(derive_seed(test_seed(), kSegmentStream, 0));
+  const PoolSpec window = window_spec({300, 200}, {1, 1}, {299, 199, 299, 199});
+  const PoolSpec lp_window = lp_spec({300, 200}, {1, 1}, {299, 199, 299, 199}, 2);
+  for (ElementType type : {ElementType::kFloat32, ElementType::kFloat16}) {
+    HostTensor X(type, {1, 3, 6, 5});
+    fill_with_ties(random, &X, 0.0);
+    for (bool with_indices : {false, true}) {
+      const int64_t before = calls_run_in_segments();
+      EXPECT_TRUE(cuda_matches_cpu(make_max_pool_case(window, X, with_indices), CudaPlacement::kDeviceTensors))
+          << "MaxPool " << type_label(type) << (with_indices ? " with Indices" : "");
+      EXPECT_EQ(calls_run_in_segments() - before, 2) << "MaxPool " << type_label(type);
+    }
+    for (PoolOp op : {PoolOp::kAveragePool, PoolOp::kLpPool}) {
+      const int64_t before = calls_run_in_segments();
+      const PoolCase c = make_filled_sum_pool_case(random, op, op == PoolOp::kLpPool ? lp_window : window, X);
+      EXPECT_TRUE(cuda_matches_cpu(c, CudaPlacement::kDeviceTensors)) << c.describe();
+      EXPECT_EQ(calls_run_in_segments() - before, 2) << c.describe();
     }
   }
 }

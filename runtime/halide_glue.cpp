@@ -12,6 +12,7 @@
 
 #include "call_guard.h"
 #include "cuda_context.h"
+#include "device_allocations.h"
 #include "onnxpool/pooling.h"
 #include "scratch_allocator.h"
 #include "thread_pool.h"
@@ -45,6 +46,7 @@ void ensure_halide_configured() {
     halide_set_custom_do_par_for(parallel_for);
     install_scratch_allocator();
     use_cuda_primary_context();
+    watch_device_allocations();
     apply_thread_count();
   });
 }

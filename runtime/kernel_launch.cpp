@@ -162,10 +162,15 @@ constexpr int kMaxRank = 3;
 constexpr int kMaxArguments = 64;
 
 // A GPU call that failed: most often no driver or no device, which Halide's
-// runtime reports in its error text.
-Status gpu_failure(PoolOp op, Backend backend, const CallContext& context) {
-  return Status::unsupported(std::string(op_name(op)) + ": the " + backend_name(backend) + " backend failed: " +
-                             (context.error.empty() ? std::string("no error text from Halide") : context.error));
+// runtime reports in its error text; a device that refused memory is a
+// resource failure of this call, like a refused host buffer.
+Status gpu_failure(PoolOp op, Backend backend, const CallContext& context, int rc) {
+  const std::string text = context.error.empty() ? std::string("no error text from Halide") : context.error;
+  if (rc == halide_error_code_device_malloc_failed) {
+    return Status::internal(std::string(op_name(op)) + ": out of memory on the " + backend_name(backend) +
+                            " device: " + text);
+  }
+  return Status::unsupported(std::string(op_name(op)) + ": the " + backend_name(backend) + " backend failed: " + text);
 }
 
 }  // namespace
@@ -398,15 +403,17 @@ Status launch_kernel(const KernelCall& call) {
         case ArgumentSlot::Source::kUserContext: args[a] = &user_context; break;
         case ArgumentSlot::Source::kInput:
           args[a] = &input.buffer;
-          if (binding.bind_input(&input.buffer, *call.input) != 0) return gpu_failure(op, backend, context);
+          if (const int rc = binding.bind_input(&input.buffer, *call.input); rc != 0) {
+            return gpu_failure(op, backend, context, rc);
+          }
           break;
         case ArgumentSlot::Source::kOutput:
           if (slot.index >= static_cast<int>(call.outputs.size())) {
             return Status::internal("kernel argument '" + slot.name + "' has no output tensor");
           }
           args[a] = outputs[slot.index];
-          if (binding.bind_output(outputs[slot.index], *call.outputs[slot.index]) != 0) {
-            return gpu_failure(op, backend, context);
+          if (const int rc = binding.bind_output(outputs[slot.index], *call.outputs[slot.index]); rc != 0) {
+            return gpu_failure(op, backend, context, rc);
           }
           break;
         case ArgumentSlot::Source::kWindow: args[a] = &window_values[slot.index]; break;
@@ -423,12 +430,12 @@ Status launch_kernel(const KernelCall& call) {
       }
     }
     const int rc = call.kernel->run[target](args);
-    if (rc != 0 && backend != Backend::kCpu) return gpu_failure(op, backend, context);
+    if (rc != 0 && backend != Backend::kCpu) return gpu_failure(op, backend, context, rc);
     if (rc != 0) {
       return Status::internal(std::string(op_name(op)) + ": kernel failed (Halide error " + std::to_string(rc) +
                               "): " + context.error);
     }
-    if (binding.finish() != 0) return gpu_failure(op, backend, context);
+    if (const int finished = binding.finish(); finished != 0) return gpu_failure(op, backend, context, finished);
   }
   return Status::ok();
 }

@@ -25,6 +25,7 @@
 #include "support/onnx_attributes.h"
 #include "support/pool_check.h"
 #include "support/test_settings.h"
+#include "support/unwritten_bytes.h"
 #include "support/value_fills.h"
 #include "thread_pool.h"
 
@@ -39,7 +40,6 @@ using onnxpool::detail::refuse_thread_starts_for_testing;
 using onnxpool::detail::scratch_refusals_left;
 using onnxpool::detail::stop_pool_for_testing;
 
-constexpr uint8_t kUnwritten = 0xA5;
 constexpr uint64_t kStreamBase = 7100;
 
 const std::vector<PoolOp> kEveryOperator{PoolOp::kMaxPool,       PoolOp::kAveragePool,       PoolOp::kLpPool,
@@ -93,7 +93,7 @@ struct Call {
   HostTensor Y;
 };
 
-// The operator on `c` into a Y filled with kUnwritten.
+// The operator on `c` into a Y filled with kUnwrittenByte.
 Call call_into_unwritten(const PoolCase& c) {
   onnxpool::PoolAttributes attributes;
   Call call;
@@ -102,16 +102,9 @@ Call call_into_unwritten(const PoolCase& c) {
   if (call.status) call.status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
   if (!call.status) return call;
   call.Y = HostTensor(c.X.type(), shape);
-  call.Y.fill_bytes(kUnwritten);
+  call.Y.fill_bytes(kUnwrittenByte);
   call.status = call_operator(c.op, attributes, c.X.view(), call.Y.view(), /*through_dispatcher=*/false);
   return call;
-}
-
-size_t bytes_written(const HostTensor& Y) {
-  const uint8_t* bytes = static_cast<const uint8_t*>(Y.data());
-  size_t written = 0;
-  for (size_t i = 0; i < Y.byte_size(); ++i) written += bytes[i] != kUnwritten ? 1 : 0;
-  return written;
 }
 
 class FaultInjection : public testing::Test {

@@ -13,6 +13,7 @@
 #include "support/pool_expectation.h"
 #include "support/tensor_compare.h"
 #include "support/test_settings.h"
+#include "support/unwritten_bytes.h"
 
 namespace onnxpool_test {
 namespace {
@@ -21,10 +22,6 @@ using onnxpool::Backend;
 using onnxpool::PoolOp;
 using onnxpool::Status;
 using onnxpool::TensorView;
-
-// The byte outputs start as (as in pool_check.cpp and maxpool_check.cpp), so
-// an element the kernel never writes shows.
-constexpr uint8_t kUnwrittenByte = 0xA5;
 
 // The backend for host tensors while it lives; the CPU again afterwards.
 class ScopedBackend {

@@ -6,12 +6,10 @@
 #include "support/shape_inference_check.h"
 #include "support/tensor_compare.h"
 #include "support/test_settings.h"
+#include "support/unwritten_bytes.h"
 
 namespace onnxpool_test {
 namespace {
-
-// Fills outputs before the call, so an element the kernel never writes shows up.
-constexpr uint8_t kUnwrittenByte = 0xA5;
 
 testing::AssertionResult compare_with_reference(const MaxPoolCase& c, const MaxPoolResult* given) {
   onnxpool::PoolAttributes attributes;

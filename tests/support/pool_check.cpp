@@ -9,6 +9,7 @@
 #include "support/shape_inference_check.h"
 #include "support/tensor_compare.h"
 #include "support/test_settings.h"
+#include "support/unwritten_bytes.h"
 
 namespace onnxpool_test {
 
@@ -16,9 +17,6 @@ using onnxpool::PoolOp;
 using onnxpool::Status;
 
 namespace {
-
-// Fills Y before the call, so an element the kernel never writes shows up.
-constexpr uint8_t kUnwrittenByte = 0xA5;
 
 testing::AssertionResult compare_with_reference(const PoolCase& c, const PoolExpectation* given) {
   onnxpool::PoolAttributes attributes;

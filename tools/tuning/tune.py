@@ -345,14 +345,17 @@ class Tuner:
         cmd += ["--tiny"] if tiny else []
         for n in nodes:
             cmd += ["--node", n]
+        return self.db.add(dict(keys, label=cand["label"], **self.run_check(cmd)))
+
+    def run_check(self, cmd):
+        """Runs a runner `check` command: its status and reason (and, from the kernels' checks, how many
+        nodes it checked and whether the candidate's kernel was reached); a runner that crashed, hung or
+        printed nothing is "failed"."""
         rc, out, err = run(cmd, self.args.check_timeout)
-        if rc == 0 and out.strip():
-            result = json.loads(out.strip().splitlines()[-1])
-            status, reason = result["status"], result["reason"]
-            extra = dict(checked=result["checked"], reached=result["reached"])
-        else:
-            status, reason, extra = "failed", f"runner: {rc}: {err.strip()[-1000:]}", {}
-        return self.db.add(dict(keys, status=status, reason=reason, label=cand["label"], **extra))
+        if rc != 0 or not out.strip():
+            return dict(status="failed", reason=f"runner: {rc}: {err.strip()[-1000:]}")
+        result = json.loads(out.strip().splitlines()[-1])
+        return {key: result[key] for key in ("status", "reason", "checked", "reached") if key in result}
 
     # ---- timing ----
 
@@ -363,12 +366,26 @@ class Tuner:
             return self.count_group(platform, kernel, variant, entries, nodes)
         cmd = [self.host.env["runner"], "time", "--kernel", kernel["name"], "--variant", variant, "--threads", str(threads),
                "--rounds", str(self.args.rounds), "--sample-ms", str(self.args.sample_ms)]
-        for cand, gen in entries:
-            cmd += ["--candidate", f"{cand['label']}|{os.path.join(self.work, gen['shared_object'])}:{gen['function']}"]
-        for n in nodes:
-            cmd += ["--node", n]
-        ids = {cand["label"]: gen["candidate"] for cand, gen in entries}
+        args, ids = self.candidate_args(entries, nodes)
+        cmd += args
         return self.record_timing(cmd, kernel["name"], entries[0][1]["target"], ids, threads)
+
+    def candidate_args(self, entries, nodes):
+        """The runner's --candidate and --node arguments for `entries` [(cand, gen)] on `nodes`, and the
+        candidates' ids by label."""
+        args = []
+        for cand, gen in entries:
+            args += ["--candidate", f"{cand['label']}|{os.path.join(self.work, gen['shared_object'])}:{gen['function']}"]
+        for n in nodes:
+            args += ["--node", n]
+        return args, {cand["label"]: gen["candidate"] for cand, gen in entries}
+
+    def add_time_record(self, kernel_name, target_string, ids, group, cpu, row, threads, samples):
+        """One timed (or counted) candidate and node of a runner process, into the database."""
+        return self.db.add(dict(
+            kind="time", kernel=kernel_name, target=target_string, candidate=ids[row["candidate"]],
+            candidate_label=row["candidate"], cpu=cpu, node=row["node"], threads=threads, reached=row["reached"],
+            group=group, date=datetime.date.today().isoformat(), **samples))
 
     def count_group(self, platform, kernel, variant, entries, nodes):
         """Counts the guest instructions of one call of each of `entries` on each node, in one runner
@@ -379,11 +396,8 @@ class Tuner:
         emulator, runner = platform.emulator, platform.runner[len(platform.emulator):]
         cmd = emulator[:1] + ["-plugin", f"{self.qemu_plugin},out={counts_path}"] + emulator[1:] + runner + [
             "count", "--kernel", kernel["name"], "--variant", variant, "--calls", str(self.args.count_calls)]
-        for cand, gen in entries:
-            cmd += ["--candidate", f"{cand['label']}|{os.path.join(self.work, gen['shared_object'])}:{gen['function']}"]
-        for n in nodes:
-            cmd += ["--node", n]
-        ids = {cand["label"]: gen["candidate"] for cand, gen in entries}
+        args, ids = self.candidate_args(entries, nodes)
+        cmd += args
         rc, out, err = run(cmd, self.args.time_timeout)
         counts = {}
         if os.path.exists(counts_path):
@@ -402,14 +416,9 @@ class Tuner:
             # Nothing of a group the plugin did not count whole goes into the database.
             print(f"    counting failed: the plugin recorded no region {missing[:1] or 'at all'}", flush=True)
             return []
-        records = []
-        for t in rows:
-            records.append(self.db.add(dict(
-                kind="time", kernel=kernel["name"], target=entries[0][1]["target"], candidate=ids[t["candidate"]],
-                candidate_label=t["candidate"], cpu=QEMU_COUNT_CPU, node=t["node"], threads=1,
-                reached=t["reached"], samples_instructions=[counts[t["region"]] / t["calls"]], group=group,
-                date=datetime.date.today().isoformat())))
-        return records
+        return [self.add_time_record(kernel["name"], entries[0][1]["target"], ids, group, QEMU_COUNT_CPU, t, 1,
+                                     {"samples_instructions": [counts[t["region"]] / t["calls"]]})
+                for t in rows]
 
     def latest_scores(self, kernel_name, target_string, cpu=None):
         """Scores from each thread count's latest timing group of this kernel on this CPU, merged."""
@@ -559,13 +568,9 @@ class Tuner:
                        "--reference-cache", self.reference_cache]
                 for n in check_nodes:
                     cmd += ["--node", n]
-                rc, out, err = run(cmd, self.args.check_timeout)
-                if rc == 0 and out.strip():
-                    result = json.loads(out.strip().splitlines()[-1])
-                    status, reason = result["status"], result["reason"]
-                else:
-                    status, reason = "failed", f"runner: {rc}: {err.strip()[-1000:]}"
-                chk = self.db.add(dict(keys, status=status, reason=reason, label=label, knobs=knobs))
+                result = self.run_check(cmd)
+                chk = self.db.add(dict(keys, status=result["status"], reason=result["reason"], label=label,
+                                       knobs=knobs))
             progress.step(f"run-time knobs on {table}: checked {label}: {chk['status']}")
             if chk["status"] == "passed":
                 passed.append((label, cid, knobs))
@@ -596,15 +601,9 @@ class Tuner:
             print(f"    timing failed: {rc}: {err.strip()[:500]}", flush=True)
             return []
         group = hashlib.sha256(f"{time.time()}{kernel_name}{threads}".encode()).hexdigest()[:12]
-        records = []
-        for line in out.splitlines():
-            t = json.loads(line)
-            records.append(self.db.add(dict(
-                kind="time", kernel=kernel_name, target=target_string, candidate=ids[t["candidate"]],
-                candidate_label=t["candidate"], cpu=self.cpu, node=t["node"], threads=t["threads"],
-                reached=t["reached"], samples_us=t["samples_us"], group=group,
-                date=datetime.date.today().isoformat())))
-        return records
+        return [self.add_time_record(kernel_name, target_string, ids, group, self.cpu, t, t["threads"],
+                                     {"samples_us": t["samples_us"]})
+                for t in map(json.loads, out.splitlines())]
 
     def summarize_runtime(self, table):
         target_string = f"runtime:{table}"

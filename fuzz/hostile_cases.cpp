@@ -149,6 +149,23 @@ std::vector<HostileCase> build() {
       // nothing may walk that axis (the cost bound once did, for minutes).
       {"lppool_empty_batch_output_axis_past_2pow32",
        call(lp, bf16, {0, 1, 5}, {ints("kernel_shape", {2}), ints("pads", {0, int64_t{1} << 32})}), Outcome::kRunsAndMatches},
+      // No planes, and a plane whose extents multiply past int64 (X holds no
+      // element, so the element-count check stops at its zero): the global
+      // pools' plane size overflowed (found by api_fuzzer under UBSan), and
+      // the reference overflowed counting such an output plane or walked
+      // four billion planes without an output position.
+      {"globalaveragepool_empty_channels_plane_past_int64",
+       call(gavg, bf16, {3, 0, int64_t{1} << 40, int64_t{1} << 40, 5}, {}), Outcome::kRunsAndMatches},
+      {"globallppool_empty_batch_plane_past_int64",
+       call(glp, f32, {0, 67, 8, int64_t{1} << 60}, {integer("p", 2)}), Outcome::kRunsAndMatches},
+      {"maxpool_empty_channels_output_plane_past_int64",
+       with_indices(call(max, f32, {1, 0, 2, 0}, {ints("kernel_shape", {1, 2}),
+                                                  ints("pads", {int64_t{1} << 48, 1, int64_t{1} << 62, 96})})),
+       Outcome::kRunsAndMatches},
+      {"averagepool_four_billion_planes_without_outputs",
+       call(avg, f64, {(int64_t{1} << 32) + 1, 1, 0, 255},
+            {ints("kernel_shape", {5, 1}), ints("strides", {4, 1}), integer("ceil_mode", 1)}),
+       Outcome::kRunsAndMatches},
       // Windows wider than the padded input: ONNX's formula still gives 0
       // outputs within a stride (floor) or 1 (ceil_mode); beyond, no shape.
       {"maxpool_kernel_wider_than_input_empty_output",

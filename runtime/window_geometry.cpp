@@ -179,13 +179,20 @@ Status check_kernel_limits(const PoolAttributes& a, size_t axis, AxisWindow* w) 
 
 }  // namespace
 
+// An empty batch (N or C zero) has no plane to address, and its spatial
+// extents may multiply past int64 (valid ONNX: X of shape [0, 1, 2^40, 2^40]
+// holds no element; the element-count check stops at its zero), so its
+// planes count no element. Otherwise X's element-count check bounds the
+// input plane, and the output plane is part of Y, which the caller allocated.
 int64_t WindowGeometry::input_plane_size() const {
+  if (planes() == 0) return 0;
   int64_t n = 1;
   for (const AxisWindow& w : axes) n *= w.input;
   return n;
 }
 
 int64_t WindowGeometry::output_plane_size() const {
+  if (planes() == 0) return 0;
   int64_t n = 1;
   for (const AxisWindow& w : axes) n *= w.output;
   return n;

@@ -52,6 +52,8 @@ double lowest_value(ElementType type) {
 }
 
 int64_t element_count(const std::vector<int64_t>& shape) {
+  // An empty shape's other extents may multiply past int64 (found by api_fuzzer).
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
   int64_t count = 1;
   for (int64_t extent : shape) count *= extent;
   return count;

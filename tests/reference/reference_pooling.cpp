@@ -95,6 +95,9 @@ Index output_shape(const Layout& layout, const Index& spatial) {
 void for_each_window(const WindowGeometry& g, const Layout& layout,
                      const std::function<void(int64_t output_index, int64_t plane_start,
                                               const std::vector<Tap>& taps)>& visit) {
+  // No window to visit: billions of planes without an output position once
+  // took this loop minutes (found by api_fuzzer).
+  if (layout.batch * layout.channels == 0 || element_count(g.output) == 0) return;
   const int64_t input_plane = element_count(layout.spatial);
   const int64_t output_plane = element_count(g.output);
   for (int64_t plane = 0; plane < layout.batch * layout.channels; ++plane) {
@@ -181,6 +184,8 @@ namespace {
 
 // Calls reduce(plane_start, plane_size, plane) for every [n, c] plane.
 void for_each_plane(const Layout& layout, const std::function<void(int64_t, int64_t, int64_t)>& reduce) {
+  // No plane: its extents may multiply past int64 (found by api_fuzzer).
+  if (layout.batch * layout.channels == 0) return;
   const int64_t plane_size = element_count(layout.spatial);
   if (plane_size < 1) throw std::invalid_argument("reference: global pooling of an empty plane");
   for (int64_t plane = 0; plane < layout.batch * layout.channels; ++plane) {

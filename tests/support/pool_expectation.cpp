@@ -37,6 +37,8 @@ HostTensor absolute_values(HostTensor t) {
 // The terms a window sums: its taps, but never more than its plane of X
 // holds (kernel_shape may be far larger than X, up to INT64_MAX per axis).
 int64_t taps_per_output(const PoolCase& c) {
+  // No output to bound; an empty X's plane may pass int64 (found by api_fuzzer).
+  if (c.X.size() == 0) return 0;
   const int64_t plane = element_count(std::vector<int64_t>(c.X.shape().begin() + 2, c.X.shape().end()));
   if (c.op == PoolOp::kGlobalAveragePool || c.op == PoolOp::kGlobalLpPool) return plane;
   int64_t taps = 1;

@@ -172,7 +172,8 @@ def _plot(path, table, cpu, rows, ylabel):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     series = ["adams2019", "li2018", "mullapudi2016", "best knobs"]
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(rows)), 4))
+    # Slanted labels under each group, so the kernel names of neighbours do not run into each other.
+    fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(rows)), 6))
     width = 0.2
     for i, name in enumerate(series):
         values = [(r[2] if name == "best knobs" else r[1].get(name)) for r in rows]
@@ -180,7 +181,7 @@ def _plot(path, table, cpu, rows, ylabel):
         ax.bar(xs, [v for v in values if v is not None], width, label=name)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels([r[0] for r in rows], fontsize=6)
+    ax.set_xticklabels([r[0] for r in rows], fontsize=7, rotation=50, ha="right", rotation_mode="anchor")
     ax.set_ylabel(ylabel)
     ax.set_yscale("log")
     ax.set_title(f"{table} on {cpu}", fontsize=8)

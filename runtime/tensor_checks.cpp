@@ -1,5 +1,9 @@
 #include "tensor_checks.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
 #include "onnxpool/pooling.h"
 
 namespace onnxpool::detail {
@@ -56,6 +60,19 @@ Status check_output(PoolOp op, const char* name, const TensorView& t, const Tens
   if (t.shape != shape) {
     return Status::invalid_argument(where(op, name) + "must have shape " + shape_string(shape) + ", got " +
                                     shape_string(t.shape));
+  }
+  // Pads far past the input can make the right shape larger than any
+  // buffer; refusing it keeps every product of Y's extents (plane sizes,
+  // offsets) inside int64, as X's element-count check does for X.
+  if (std::find(shape.begin(), shape.end(), 0) == shape.end()) {
+    int64_t bytes = static_cast<int64_t>(element_size(type));
+    for (int64_t d : shape) {
+      if (bytes > std::numeric_limits<int64_t>::max() / d) {
+        return Status::invalid_argument(where(op, name) + "of shape " + shape_string(shape) +
+                                        " would hold more than 2^63 bytes: no buffer can (from 'pads')");
+      }
+      bytes *= d;
+    }
   }
   return Status::ok();
 }

@@ -403,6 +403,23 @@ TEST_F(InvalidInput, ByteSizeOverflow) {
   EXPECT_TRUE(outputs_untouched());
 }
 
+TEST_F(InvalidInput, OutputByteSizeOverflow) {
+  // Pads 2^41 long on the first axis and 2^28 on the second give a valid
+  // shape of 2 x 2^41 x 2^28 elements: ONNX's, and more bytes than any buffer.
+  const int64_t first = int64_t{1} << 40, second = (int64_t{1} << 27) - 8;
+  PoolAttributes attributes;
+  ASSERT_TRUE(PoolAttributes::parse(PoolOp::kMaxPool,
+                                    Attributes().set("kernel_shape", Ints{1, 1}).set("pads", Ints{first, second, first, second}),
+                                    &attributes).is_ok());
+  Ints shape;
+  ASSERT_TRUE(onnxpool::infer_output_shape(attributes, X.shape(), &shape).is_ok());
+  ASSERT_EQ(shape, (Ints{1, 2, 5 + 2 * first, 6 + 2 * second}));
+  const TensorView indices = indices_view(onnxpool::ElementType::kInt64, shape);
+  EXPECT_TRUE(rejected(onnxpool::max_pool(attributes, x_view(), y_view(onnxpool::ElementType::kFloat32, shape), &indices),
+                       StatusCode::kInvalidArgument, {"Y"}));
+  EXPECT_TRUE(outputs_untouched());
+}
+
 TEST_F(InvalidInput, NegativeDimensions) {
   for (const Ints& shape : {Ints{1, -2, 5, 6}, Ints{1, 2, -5, 6}, Ints{-1, 2, 5, 6}}) {
     Ints inferred;

@@ -24,6 +24,7 @@
 #include "support/cuda_driver.h"
 #include "support/cuda_pool_check.h"
 #include "support/float_type_info.h"
+#include "support/forced_segments.h"
 #include "support/maxpool_cases.h"
 #include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"
@@ -32,7 +33,6 @@
 #include "support/random.h"
 #include "support/test_settings.h"
 #include "support/value_fills.h"
-#include "window_segments.h"
 
 namespace onnxpool_test {
 namespace {
@@ -40,7 +40,6 @@ namespace {
 using onnxpool::Backend;
 using onnxpool::PoolOp;
 using onnxpool::detail::calls_run_in_segments;
-using onnxpool::detail::set_segments_for_testing;
 using onnxpool_cuda::CudaDriver;
 
 // 18 (type, rank) x 8 = 144 MaxPool nodes, 60 (operator, type, rank) x 4 =
@@ -176,10 +175,6 @@ TEST_F(CudaTest, OutputsAreNotWrittenOutsideTheirExtent) {
 // call. Segments are forced for every call that has a plan, so the nodes
 // stay small enough for the reference; each case must add two segmented
 // calls: the device one and the CPU one it is compared with.
-struct SegmentsWheneverPlanned {
-  SegmentsWheneverPlanned() { set_segments_for_testing(0, true); }
-  ~SegmentsWheneverPlanned() { set_segments_for_testing(-1, false); }
-};
 
 TEST_F(CudaTest, WindowsFarIntoThePaddingTakeSegmentsOnDeviceTensors) {
   const SegmentsWheneverPlanned forced;

@@ -95,15 +95,8 @@ struct Call {
 
 // The operator on `c` into a Y filled with kUnwrittenByte.
 Call call_into_unwritten(const PoolCase& c) {
-  onnxpool::PoolAttributes attributes;
   Call call;
-  call.status = onnxpool::PoolAttributes::parse(c.op, c.attributes, &attributes);
-  std::vector<int64_t> shape;
-  if (call.status) call.status = onnxpool::infer_output_shape(attributes, c.X.shape(), &shape);
-  if (!call.status) return call;
-  call.Y = HostTensor(c.X.type(), shape);
-  call.Y.fill_bytes(kUnwrittenByte);
-  call.status = call_operator(c.op, attributes, c.X.view(), call.Y.view(), /*through_dispatcher=*/false);
+  call.status = library_pool(c, &call.Y);
   return call;
 }
 

@@ -26,6 +26,7 @@
 #include "onnxpool/pooling.h"
 #include "reference/pool_geometry.h"
 #include "support/float_type_info.h"
+#include "support/forced_segments.h"
 #include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"
 #include "support/pool_check.h"
@@ -45,13 +46,6 @@ using onnxpool::detail::window_taps_evaluated;
 using Ints = std::vector<int64_t>;
 
 constexpr uint64_t kStream = 9700;
-
-// Makes every call with a segment plan take it, and restores the real
-// choice however a test ends.
-struct SegmentsWheneverPlanned {
-  SegmentsWheneverPlanned() { set_segments_for_testing(0, true); }
-  ~SegmentsWheneverPlanned() { set_segments_for_testing(-1, false); }
-};
 
 // The positions inside X of the taps of the window at output o on axis a,
 // found without visiting the kernel's other taps (it may be huge).

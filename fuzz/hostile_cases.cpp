@@ -310,6 +310,41 @@ std::vector<HostileCase> build() {
        call(avg, f16, {1, 2, 8}, {ints("kernel_shape", {1000000}), ints("pads", {1015001, 1014999}),
                                   integer("count_include_pad", 1), ints("strides", {3}), ints("dilations", {2})}),
        Outcome::kRunsCostChecked},
+      // count_include_pad keeps the padding taps, so the kernel's row buffer
+      // spans pads_begin: one window 689 million positions before X asked
+      // for a 5.5 GB row (api_fuzzer's finding, a kInternal then); such a
+      // call now runs in pieces (1D) or segments.
+      {"averagepool_count_include_pad_window_far_before_x_1d",
+       call(avg, f16, {1, 2, 8}, {ints("kernel_shape", {1000020}), ints("dilations", {2}),
+                                  ints("strides", {4294967295}), ints("pads", {688881116, 1023959}),
+                                  integer("count_include_pad", 1)}),
+       Outcome::kRunsCostChecked},
+      // The same along the row axis of a 2D call, small enough to check:
+      // the one window's last tap is X's first element, the 512 before it
+      // lie 2^20 apart in 2^29 pads, so the row would hold 2^29 + 8 entries.
+      {"averagepool_count_include_pad_row_of_2pow29_pads",
+       call(avg, f32, {1, 2, 1, 8}, {ints("kernel_shape", {1, 513}), ints("dilations", {1, 1 << 20}),
+                                     ints("strides", {1, 4294967296}), ints("pads", {0, 1 << 29, 0, 0}),
+                                     integer("count_include_pad", 1)}),
+       Outcome::kRunsAndMatches},
+      // Windows covering X whose phases modulo the dilation start up to 2^30
+      // positions before it: one call per phase would buffer them all.
+      {"averagepool_count_include_pad_phases_2pow30_before_x",
+       call(avg, f32, {1, 1, 1, 8}, {ints("kernel_shape", {1, 3}), ints("dilations", {1, 1 << 30}),
+                                     ints("strides", {1, 1 << 29}), ints("pads", {0, 2147483647, 0, 1 << 30}),
+                                     integer("count_include_pad", 1)}),
+       Outcome::kRunsAndMatches},
+      // 2^29 pads before the row axis of a 3D call, and before its middle axis.
+      {"averagepool_count_include_pad_row_of_2pow29_pads_3d",
+       call(avg, f32, {1, 1, 2, 3, 8}, {ints("kernel_shape", {2, 1, 513}), ints("dilations", {1, 1, 1 << 20}),
+                                        ints("strides", {1, 1, 4294967296}), ints("pads", {1, 0, 1 << 29, 0, 0, 0}),
+                                        integer("count_include_pad", 1)}),
+       Outcome::kRunsAndMatches},
+      {"averagepool_count_include_pad_middle_axis_of_2pow29_pads_3d",
+       call(avg, f32, {1, 1, 2, 3, 8}, {ints("kernel_shape", {1, 513, 2}), ints("dilations", {1, 1 << 20, 1}),
+                                        ints("strides", {1, 4294967296, 1}), ints("pads", {0, 1 << 29, 0, 0, 0, 0}),
+                                        integer("count_include_pad", 1)}),
+       Outcome::kRunsAndMatches},
       {"lppool_kernel_and_pads_dwarfing_a_2d_input",
        call(lp, f32, {1, 1, 6, 5}, {ints("kernel_shape", {3000, 2000}), ints("pads", {1540, 1040, 1553, 1054}),
                                     integer("p", 3)}),

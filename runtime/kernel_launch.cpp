@@ -318,6 +318,15 @@ Status launch_kernel(const KernelCall& call) {
   if ((global || flat) && strided) return Status::internal("launch_kernel: a strided box for a flat kernel");
   if (!strided && needs_pieces(call)) return launch_in_pieces(call);
   if (!global && !call.segment && segments_pay_off(call)) return launch_in_segments(call);
+  if (!global && !flat && row_buffer_too_large(g.axes[rank - 1])) {
+    return Status::unsupported(std::string(op_name(op)) + ": the windows on spatial axis " +
+                               std::to_string(rank - 1) + " span " +
+                               std::to_string(static_cast<int64_t>(std::min<__int128>(
+                                   row_buffer_positions(g.axes[rank - 1]), std::numeric_limits<int64_t>::max()))) +
+                               " positions, padding included (from 'kernel_shape', 'strides', 'dilations' and "
+                               "'pads'), and no cut of the call bounds them; onnxpool's kernels buffer a span in up "
+                               "to 2^31 bytes");
+  }
   int64_t plane_bytes = (call.input_strides.empty() ? g.input_plane_size() : call.input_strides.back()) *
                         static_cast<int64_t>(element_size(call.input->type));
   for (const TensorView* out : call.outputs) {

@@ -47,14 +47,13 @@ Wide positions_covered(const AxisWindow& a, Wide n) {
   return (n - 1) * a.stride + Wide{a.kernel - 1} * a.dilation + 1;
 }
 
-// The kernels keep a row buffer of every x position the windows cover; a 1D
-// kernel's row is the whole axis. Only when it holds padding: otherwise the
-// buffer does not outgrow the input.
+// A 1D kernel's row buffer is the whole axis (row_buffer_positions). Only
+// when it holds padding: otherwise the buffer does not outgrow the input.
 bool one_axis_row_buffer_too_large(const WindowGeometry& g, int64_t limit) {
   if (g.axes.size() != 1) return false;
   const AxisWindow& a = g.axes[0];
-  const Wide covered = positions_covered(a, a.output);
-  return covered > a.input && covered * 8 > limit;
+  const Wide positions = row_buffer_positions(a);
+  return positions > a.input && positions * 8 > limit;
 }
 
 // f(begin, end) over [0, n) in chunks, on the kernels' thread pool: the
@@ -358,7 +357,7 @@ std::vector<int64_t> last_piece_starts() {
 }
 
 int64_t max_rows_per_task(const AxisWindow& x) {
-  const Wide bytes = positions_covered(x, std::max<int64_t>(x.output, 1)) * 8;
+  const Wide bytes = std::max<Wide>(1, row_buffer_positions(x)) * 8;
   return static_cast<int64_t>(std::max<Wide>(1, max_kernel_buffer_bytes() / bytes));
 }
 

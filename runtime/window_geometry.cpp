@@ -128,11 +128,11 @@ void trim_taps_outside_input(AxisWindow* w) {
 }
 
 // What the kernels can take, after trimming: attributes and positions in
-// int32, and the rows a task holds (every position its windows span,
-// padding included, in an accumulator of up to 8 bytes) in one allocation of
-// under 2^31 bytes. Not for the first spatial axis, along which a plane
-// whose positions or bytes pass that runs in pieces (large_planes.h): there
-// only the attributes the kernels take as they are must fit int32.
+// int32. Not for the first spatial axis, along which a plane whose
+// positions or bytes pass that runs in pieces (large_planes.h): there only
+// the attributes the kernels take as they are must fit int32. A row buffer
+// past 2^31 bytes is the call's to avoid (row_buffer_too_large), not a
+// reason to refuse the node: segments or pieces run most such calls.
 Status check_kernel_limits(const PoolAttributes& a, size_t axis, AxisWindow* w) {
   // A stride matters only between windows, a dilation only between taps:
   // one window, or one tap, runs with 1 when the attribute passes what the
@@ -167,13 +167,6 @@ Status check_kernel_limits(const PoolAttributes& a, size_t axis, AxisWindow* w) 
                                "take attributes and address positions up to 2^31 - 1 on every spatial axis but "
                                "the first");
   }
-  const Wide span = last_tap + w->pad_begin + 1;
-  constexpr Wide kLargestAllocation = std::numeric_limits<int32_t>::max();
-  if (w->output > 0 && span > w->input && span * 8 > kLargestAllocation) {
-    return Status::unsupported(prefix(a) + "the windows on spatial axis " + std::to_string(axis) + " span " +
-                               wide_string(span) + " positions, padding included (from 'kernel_shape', 'strides', "
-                               "'dilations' and 'pads'); onnxpool's kernels buffer a span in up to 2^31 bytes");
-  }
   return Status::ok();
 }
 
@@ -196,6 +189,26 @@ int64_t WindowGeometry::output_plane_size() const {
   int64_t n = 1;
   for (const AxisWindow& w : axes) n *= w.output;
   return n;
+}
+
+Wide row_buffer_positions(const AxisWindow& a) {
+  if (a.output <= 0) return 0;
+  const Wide last_tap = Wide{a.output - 1} * a.stride - a.pad_begin + Wide{a.kernel - 1} * a.dilation;
+  return Wide{a.pad_begin} + std::max<Wide>(a.input, last_tap + 1);
+}
+
+Wide row_buffer_entries(const WindowGeometry& g) {
+  if (g.axes.empty()) return 0;
+  // Saturated at 2^63 - 1: a count, never an allocation size.
+  const Wide most = std::numeric_limits<int64_t>::max();
+  Wide rows = g.planes();
+  for (size_t i = 0; i + 1 < g.axes.size(); ++i) rows = std::min<Wide>(most, rows * g.axes[i].output);
+  return std::min<Wide>(most, rows * std::min<Wide>(most, row_buffer_positions(g.axes.back())));
+}
+
+bool row_buffer_too_large(const AxisWindow& row_axis) {
+  const Wide positions = row_buffer_positions(row_axis);
+  return positions > row_axis.input && positions * 8 > std::numeric_limits<int32_t>::max();
 }
 
 Status compute_window_geometry(const PoolAttributes& a, const std::vector<int64_t>& shape,

@@ -31,6 +31,27 @@ struct WindowGeometry {
   int64_t output_plane_size() const;
 };
 
+// Positions a windowed kernel buffers per row along the axis `a` when it is
+// the row axis (separable_pool.cpp): from the first window's first tap,
+// padding included, to the input's end or the last window's last tap,
+// whichever is further. More than the windows cover where they all lie
+// before the input (AveragePool with count_include_pad = 1 keeps such
+// windows' padding taps). 0 without outputs.
+__int128 row_buffer_positions(const AxisWindow& a);
+
+// Entries a windowed kernel writes to row buffers over all of g's planes:
+// one row per output row (every output position but the last axis's) of
+// row_buffer_positions(last axis). Padding positions among them cost about
+// what a tap does, so calls whose windows lie far in the padding are
+// charged for them (window_segments.h).
+__int128 row_buffer_entries(const WindowGeometry& g);
+
+// True when one row of that buffer holds padding and passes 2^31 bytes at
+// 8 bytes an entry: more than a kernel may allocate. Such calls run in
+// segments (window_segments.h) or, along a 1D call's only axis, in pieces
+// (large_planes.h); what neither can cut is kUnsupported.
+bool row_buffer_too_large(const AxisWindow& row_axis);
+
 // Validates `input_shape` against `attributes` and fills `geometry`. Global
 // operators get one window covering each whole axis.
 Status compute_window_geometry(const PoolAttributes& attributes,

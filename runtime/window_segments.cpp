@@ -106,6 +106,22 @@ bool add_window_piece(const AxisWindow& a, int64_t o0, int64_t o1, std::vector<A
   return true;
 }
 
+// Outputs [f0, f1) of axis a in runs of `chunk`. A run whose kept taps
+// still span too much for one kernel goes window by window: one window
+// covering X keeps only taps inside X.
+bool add_chunks(const AxisWindow& a, int64_t f0, int64_t f1, int64_t chunk, std::vector<AxisPiece>* pieces) {
+  if ((f1 - f0) / chunk > kMostCalls) return false;
+  for (int64_t o = f0; o < f1; o += chunk) {
+    const int64_t end = std::min(o + chunk, f1);
+    if (add_window_piece(a, o, end, pieces)) continue;
+    if (end - o == 1 || end - o > kMostCalls) return false;
+    for (int64_t w = o; w < end; ++w) {
+      if (!add_window_piece(a, w, w + 1, pieces)) return false;
+    }
+  }
+  return true;
+}
+
 // Outputs [f0, f1) of axis a, whose windows each start before X and end
 // after it. Such a window's taps inside X are every position of X in its
 // class modulo the dilation, and its start's class repeats every
@@ -123,11 +139,7 @@ bool add_covering_run(const AxisWindow& a, int64_t f0, int64_t f1, std::vector<A
   if (period > length) {
     const Wide reach = std::max(a.input, a.dilation);
     const int64_t chunk = static_cast<int64_t>(std::min<Wide>(length, reach / a.stride + 1));
-    if (length / chunk > kMostCalls) return false;
-    for (int64_t o = f0; o < f1; o += chunk) {
-      if (!add_window_piece(a, o, std::min(o + chunk, f1), pieces)) return false;
-    }
-    return true;
+    return add_chunks(a, f0, f1, chunk, pieces);
   }
   // Class k's window starts at first + k * g; every start in the run is
   // congruent to -pad_begin modulo g, and so is `first`.
@@ -146,6 +158,9 @@ bool add_covering_run(const AxisWindow& a, int64_t f0, int64_t f1, std::vector<A
                             static_cast<int64_t>(-first),
                             0};
   if (kernel > kInt32Max || length > kInt32Max || -first + Wide{a.input} > kInt32Max) return false;
+  // The phases' windows start up to a dilation before X, and a kernel
+  // buffers every position from there: past 2^31 bytes, window by window.
+  if (row_buffer_too_large(piece.window)) return add_chunks(a, f0, f1, 1, pieces);
   piece.phase.resize(static_cast<size_t>(length));
   for (int64_t o = f0; o < f1; ++o) {
     const Wide offset = window_start(a, o) - first;
@@ -242,10 +257,11 @@ bool make_plan(const KernelCall& call, SegmentPlan* plan) {
   return true;
 }
 
+// One kernel call's cost: its taps and its row buffers' entries.
 Wide direct_cost(const WindowGeometry& g) {
   Wide taps = Wide{g.planes()} * g.output_plane_size();
   for (const AxisWindow& a : g.axes) taps = saturated(taps * a.kernel);
-  return taps;
+  return saturated(taps + row_buffer_entries(g));
 }
 
 bool column_major_indices(const KernelCall& call) {
@@ -436,10 +452,13 @@ bool segments_pay_off(const KernelCall& call) {
   for (const TensorView* out : call.outputs) {
     if (out->device != call.input->device) return false;
   }
+  // A row buffer the kernel may not allocate leaves segments as the only way.
+  const bool must = row_buffer_too_large(g.axes.back());
   const Wide direct = direct_cost(g);
-  if (direct < min_taps.load(std::memory_order_relaxed)) return false;
+  if (!must && direct < min_taps.load(std::memory_order_relaxed)) return false;
   SegmentPlan plan;
-  return make_plan(call, &plan) && (direct > 2 * plan.cost || whenever_planned.load(std::memory_order_relaxed));
+  return make_plan(call, &plan) &&
+         (must || direct > 2 * plan.cost || whenever_planned.load(std::memory_order_relaxed));
 }
 
 // A call on CUDA device tensors: the segments' boxes and the host loops

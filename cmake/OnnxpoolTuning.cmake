@@ -115,29 +115,61 @@ endfunction()
 # The autoscheduler plugin built from the frozen schedule <stem>
 # (generators/schedules/frozen/<stem>.cpp, written by tools/tune.sh when an
 # autoscheduled candidate won; generators/schedules/frozen_schedule.h).
-# Sets out_var to the plugin's target and path_var to its file (a known path,
-# not a generator expression: the kernel manifest records it too).
+# Sets out_var to the plugin's target (empty in a cross build) and path_var
+# to its file (a known path, not a generator expression: the kernel manifest
+# records it too).
+#
+# A plugin runs inside the generator, so it is host code built beside it. A
+# build that builds its generator builds one for every frozen schedule in the
+# tree, its own targets' or not (onnxpool_build_every_frozen_schedule); a
+# build that imports the generator from another (onnxpool-halide_generators_ROOT:
+# the ARM64 cross build, the sanitizer and CUDA builds) loads that build's
+# plugins.
 function(onnxpool_frozen_schedule_plugin stem out_var path_var)
+  get_filename_component(frozen_dir "${ONNXPOOL_TUNED_DIR}/../frozen" ABSOLUTE)
+  set(source "${frozen_dir}/${stem}.cpp")
+  if(NOT EXISTS "${source}")
+    message(FATAL_ERROR "onnxpool: a tuning table names the frozen schedule ${stem}, but ${source} is missing; "
+                        "tune again with tools/tune.sh, or configure with -DONNXPOOL_HAND_SCHEDULES_ONLY=ON")
+  endif()
+  if(DEFINED onnxpool-halide_generators_ROOT)
+    set(plugin "${onnxpool-halide_generators_ROOT}/frozen_schedules/${stem}.so")
+    if(NOT EXISTS "${plugin}")
+      message(FATAL_ERROR "onnxpool: frozen schedule ${stem}: ${plugin} is missing. A build that imports the "
+                          "generator loads the frozen schedules built by the build it imports it from: build that "
+                          "one first (tools/setup.sh, or cmake --build ${onnxpool-halide_generators_ROOT}), after "
+                          "any change to ${frozen_dir}")
+    endif()
+    set(${out_var} "" PARENT_SCOPE)
+    set(${path_var} "${plugin}" PARENT_SCOPE)
+    return()
+  endif()
   string(MAKE_C_IDENTIFIER "onnxpool_frozen_${stem}" target)
   set(plugin_dir "${CMAKE_BINARY_DIR}/frozen_schedules")
   if(NOT TARGET ${target})
-    get_filename_component(frozen_dir "${ONNXPOOL_TUNED_DIR}/../frozen" ABSOLUTE)
-    set(source "${frozen_dir}/${stem}.cpp")
-    if(NOT EXISTS "${source}")
-      message(FATAL_ERROR "onnxpool: a tuning table names the frozen schedule ${stem}, but ${source} is missing; "
-                          "tune again with tools/tune.sh, or configure with -DONNXPOOL_HAND_SCHEDULES_ONLY=ON")
-    endif()
-    if(CMAKE_CROSSCOMPILING)
-      message(FATAL_ERROR "onnxpool: frozen schedule ${stem}: frozen schedules load into the generator, which a "
-                          "cross build imports from a host build; build that kernel's target natively")
-    endif()
     add_library(${target} MODULE "${source}")
     target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/generators/schedules")
     target_link_libraries(${target} PRIVATE Halide::Halide)
-    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${plugin_dir}" PREFIX "" OUTPUT_NAME "${stem}")
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${plugin_dir}" PREFIX "" OUTPUT_NAME "${stem}"
+                                               SUFFIX ".so")
   endif()
   set(${out_var} ${target} PARENT_SCOPE)
-  set(${path_var} "${plugin_dir}/${stem}${CMAKE_SHARED_MODULE_SUFFIX}" PARENT_SCOPE)
+  set(${path_var} "${plugin_dir}/${stem}.so" PARENT_SCOPE)
+endfunction()
+
+# A build that builds its generator builds every frozen schedule's plugin in
+# the tree, so that a build importing its generator (another target's, e.g.
+# ARM64) finds the ones its tables name.
+function(onnxpool_build_every_frozen_schedule)
+  if(DEFINED onnxpool-halide_generators_ROOT OR ONNXPOOL_HAND_SCHEDULES_ONLY)
+    return()
+  endif()
+  get_filename_component(frozen_dir "${ONNXPOOL_TUNED_DIR}/../frozen" ABSOLUTE)
+  file(GLOB sources CONFIGURE_DEPENDS "${frozen_dir}/*.cpp")
+  foreach(source IN LISTS sources)
+    get_filename_component(stem "${source}" NAME_WLE)
+    onnxpool_frozen_schedule_plugin("${stem}" plugin plugin_path)
+  endforeach()
 endfunction()
 
 # The generator arguments and dependencies of a kernel's knobs (as
@@ -151,7 +183,12 @@ function(onnxpool_knob_generator_args knobs args_var depends_var)
     if(knob MATCHES "^frozen_schedule=(.+)$")
       onnxpool_frozen_schedule_plugin("${CMAKE_MATCH_1}" plugin plugin_path)
       list(APPEND args -p "${plugin_path}" autoscheduler=OnnxpoolFrozen)
-      list(APPEND depends ${plugin})
+      # The plugin's target in a host build; the host build's file in a cross build.
+      if(plugin)
+        list(APPEND depends ${plugin})
+      else()
+        list(APPEND depends "${plugin_path}")
+      endif()
     else()
       list(APPEND args "${knob}")
     endif()

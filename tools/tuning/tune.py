@@ -742,17 +742,12 @@ class Tuner:
                 s = scores.get(gen["label"], {})
                 if gen["autoscheduler"] and not gen.get("frozen"):
                     reason = reason or f"not frozen ({gen.get('freeze_reason', '')}): cannot be built"
-                # A cross build imports the host's generator and cannot build a frozen schedule's
-                # plugin for it (cmake/OnnxpoolTuning.cmake): reported, never taken.
-                cross_frozen = bool(gen["autoscheduler"]) and platform.counts_instructions
-                if cross_frozen and status == "passed":
-                    reason = reason or "the ARM64 cross build cannot load frozen schedules: reported only"
                 cands[gen["label"]] = {
                     "knobs": {"frozen_schedule": gen["frozen_stem"]} if gen.get("frozen") else gen["knobs"],
                     "frozen_source": gen.get("frozen_source"), "autoscheduler": gen["autoscheduler"], "status": status,
                     "reason": reason[:300],
                     # An autoscheduled candidate is built from its frozen schedule, when it could be frozen.
-                    "buildable": ((not gen["autoscheduler"] or gen.get("frozen", False)) and not cross_frozen
+                    "buildable": ((not gen["autoscheduler"] or gen.get("frozen", False))
                                   and "test_fault" not in gen["knobs"]),
                     "score": s.get("score"), "worst_ratio": s.get("worst_ratio"), "ratios": s.get("ratios", {}),
                     f"medians_{platform.unit}": s.get("medians", {}), "generation_s": gen["seconds"]}

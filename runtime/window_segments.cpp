@@ -243,13 +243,15 @@ bool make_plan(const KernelCall& call, SegmentPlan* plan) {
   for_each_call(*plan, [&](const std::vector<size_t>& at) {
     const bool empty = any_of_kind(*plan, at, AxisPiece::Kind::kEmpty);
     const bool scattered = !empty && any_of_kind(*plan, at, AxisPiece::Kind::kPeriod);
-    Wide taps = g.planes(), outputs = g.planes();
+    // Counted as direct_cost counts one call: taps and row buffer entries.
+    Wide taps = g.planes(), outputs = g.planes(), row_entries = g.planes();
     for (size_t i = 0; i < at.size(); ++i) {
       const AxisWindow w = call_axis(plan->axes[i][at[i]], empty);
       taps = saturated(taps * w.output * w.kernel);
       outputs = saturated(outputs * plan->axes[i][at[i]].outputs);
+      row_entries = saturated(row_entries * (i + 1 < at.size() ? Wide{w.output} : row_buffer_positions(w)));
     }
-    cost = saturated(cost + taps + kCallOverheadTaps + (scattered ? outputs : 0));
+    cost = saturated(cost + taps + row_entries + kCallOverheadTaps + (scattered ? outputs : 0));
   });
   // Rescaling AveragePool's divisors touches every output once more.
   if (call.count_include_pad) cost = saturated(cost + Wide{g.planes()} * g.output_plane_size());

@@ -212,6 +212,12 @@ TEST(SegmentChoice, OrdinaryWindowsStayOneCall) {
   spec.pads = {3, 3, 3, 3};
   spec.strides = {2, 2};
   EXPECT_FALSE(takes_segments({2, 3, 64, 64}, spec));
+  // Strides past the kernel: the row buffers hold four entries per output,
+  // and segments would hold as many.
+  spec.kernel_shape = {1, 1};
+  spec.pads = {0, 0, 0, 0};
+  spec.strides = {4, 4};
+  EXPECT_FALSE(takes_segments({1, 64, 256, 256}, spec));
 }
 
 TEST(SegmentChoice, WindowsMostlyOfPaddingTakeSegments) {
@@ -223,6 +229,16 @@ TEST(SegmentChoice, WindowsMostlyOfPaddingTakeSegments) {
   spec.kernel_shape = {40, 40};
   spec.pads = {39, 39, 39, 39};
   EXPECT_TRUE(takes_segments({1, 2, 6, 5}, spec));
+}
+
+// 33 outputs of one tap each, 32 of them 2^20 apart in the padding: the
+// kernel's row buffer would span 2^25 positions that no window reads.
+TEST(SegmentChoice, RowBuffersMostlyOfPaddingTakeSegments) {
+  PoolSpec spec;
+  spec.kernel_shape = {1, 1};
+  spec.strides = {1, 1 << 20};
+  spec.pads = {0, 0, 0, 1 << 25};
+  EXPECT_TRUE(takes_segments({1, 1, 1, 8}, spec));  // at the real threshold of 2^24
 }
 
 // --- Nodes one kernel call would take 10^12 taps for ----------------------

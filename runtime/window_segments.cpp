@@ -62,6 +62,26 @@ struct AxisPiece {
 // left of a one-element input, which the kernels read as padding.
 AxisWindow empty_window(int64_t outputs) { return AxisWindow{1, outputs, 1, 1, 1, outputs, 0}; }
 
+// A call over a run of windows wholly in the padding buffers a row of
+// its outputs (empty_window): this many outputs keep that row under 2^31
+// bytes at 8 bytes an entry.
+constexpr int64_t kMostEmptyOutputs = int64_t{1} << 27;
+
+// Appends outputs [o0, o1), whose windows hold no tap inside X, as runs of
+// at most kMostEmptyOutputs. False past kMostCalls runs.
+bool add_empty_run(int64_t o0, int64_t o1, std::vector<AxisPiece>* pieces) {
+  if (o1 <= o0) return true;
+  if ((o1 - o0 - 1) / kMostEmptyOutputs >= kMostCalls) return false;
+  for (int64_t o = o0; o < o1; o += std::min(kMostEmptyOutputs, o1 - o)) {
+    AxisPiece piece;
+    piece.kind = AxisPiece::Kind::kEmpty;
+    piece.first_output = o;
+    piece.outputs = std::min(kMostEmptyOutputs, o1 - o);
+    pieces->push_back(piece);
+  }
+  return true;
+}
+
 // Appends the piece for outputs [o0, o1) of axis a: the taps no window of
 // the run reaches X with are dropped, and the input is cut to the positions
 // the rest reach. False when the piece passes what the kernels take.
@@ -75,12 +95,7 @@ bool add_window_piece(const AxisWindow& a, int64_t o0, int64_t o1, std::vector<A
   // starts rightmost), taps above `hi` right of it (the first starts leftmost).
   const Wide lo = std::max<Wide>(0, ceil_div(-last_start, a.dilation));
   const Wide hi = std::min<Wide>(Wide{a.kernel} - 1, floor_div(Wide{a.input} - 1 - first_start, a.dilation));
-  if (lo > hi) {
-    piece.kind = AxisPiece::Kind::kEmpty;
-    if (piece.outputs > kInt32Max) return false;
-    pieces->push_back(piece);
-    return true;
-  }
+  if (lo > hi) return add_empty_run(o0, o1, pieces);
   const Wide start = first_start + lo * a.dilation;  // the first kept tap of the first window
   const Wide end = last_start + hi * a.dilation;     // the last kept tap of the last window
   const Wide x0 = std::max<Wide>(0, start), x1 = std::min<Wide>(a.input, end + 1);
@@ -181,22 +196,12 @@ bool plan_axis(const AxisWindow& a, std::vector<AxisPiece>* pieces) {
   const int64_t inside = first_starting_at(0);              // starts inside X or later
   const int64_t past = first_starting_at(a.input - reach);  // ends past X
   const int64_t beyond = first_starting_at(a.input);        // starts past X
-  auto add_empty = [&](int64_t o0, int64_t o1) {
-    if (o1 > o0) {
-      AxisPiece piece;
-      piece.kind = AxisPiece::Kind::kEmpty;
-      piece.first_output = o0;
-      piece.outputs = o1 - o0;
-      pieces->push_back(piece);
-    }
-    return o1 - o0 <= kInt32Max;
-  };
   const int64_t middle_begin = std::min(inside, past), middle_end = std::max(inside, past);
   const bool covering = past < inside;  // windows between start before X and end after it
-  return add_empty(0, reaching) && add_window_piece(a, reaching, middle_begin, pieces) &&
+  return add_empty_run(0, reaching, pieces) && add_window_piece(a, reaching, middle_begin, pieces) &&
          (covering ? add_covering_run(a, middle_begin, middle_end, pieces)
                    : add_window_piece(a, middle_begin, middle_end, pieces)) &&
-         add_window_piece(a, middle_end, beyond, pieces) && add_empty(beyond, a.output);
+         add_window_piece(a, middle_end, beyond, pieces) && add_empty_run(beyond, a.output, pieces);
 }
 
 struct SegmentPlan {

@@ -8,12 +8,14 @@
 // - int8 MaxPool along one 1D axis past 2^31 - 1 elements;
 // - the global pools over one float16 plane past 2^31 elements and one
 //   float32 plane past 2^31 bytes, against double sums of every element,
-//   and a float32 mean over 2^29 - 2^16 elements that used to stagnate.
+//   and a float32 mean over 2^29 - 2^16 elements that used to stagnate;
+// - int8 MaxPool over 2^28 outputs of padding along one axis.
 // About 6.5 GiB at most, one test at a time (ctest label large_tensors,
 // RESOURCE_LOCK); not under qemu or the sanitizers (CMakePresets.json).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "large_planes.h"
+#include "window_segments.h"
 #include "onnxpool/pooling.h"
 #include "reference/float_formats.h"
 #include "reference/host_tensor.h"
@@ -36,6 +39,7 @@ namespace {
 using onnxpool::ElementType;
 using onnxpool::PoolOp;
 using onnxpool::detail::calls_run_in_pieces;
+using onnxpool::detail::calls_run_in_segments;
 using onnxpool::detail::last_piece_starts;
 
 uint64_t mix(uint64_t x) {
@@ -225,6 +229,39 @@ TEST(LargeTensors, Int8MaxPoolAlongA1DAxisPast2Pow31) {
   const Windows w{{(int64_t{1} << 31) + 4099}, {3}, {2}, {1}};
   const auto x = int8_values(w.input[0]);
   check_max_pool(x.get(), ElementType::kInt8, 1, w, /*with_indices=*/false);
+}
+
+// Pads of 2^28 after 8 elements along the last axis: 2^28 outputs whose
+// windows are all padding. The segments' call over them would buffer a row
+// of 2^28 entries, past what a kernel may allocate at 8 bytes each, so such
+// runs are cut into calls of 2^27 outputs (runtime/window_segments.cpp).
+TEST(LargeTensors, Int8MaxPoolOver2Pow28OutputsOfPadding) {
+  const int64_t pad = int64_t{1} << 28, width = 8;
+  PoolSpec spec;
+  spec.kernel_shape = {1, 1};
+  spec.pads = {0, 0, 0, pad};
+  onnxpool::PoolAttributes a;
+  ASSERT_TRUE(onnxpool::PoolAttributes::parse(PoolOp::kMaxPool, onnx_attributes(PoolOp::kMaxPool, spec), &a));
+  int8_t x[width];
+  for (int64_t i = 0; i < width; ++i) x[i] = static_cast<int8_t>(10 * i - 35);
+  const int64_t outputs = width + pad;
+  auto y = uninitialized<int8_t>(outputs);
+  std::memset(y.get(), 0x55, static_cast<size_t>(outputs));
+  const onnxpool::TensorView X(static_cast<const void*>(x), ElementType::kInt8, {1, 1, 1, width});
+  const onnxpool::TensorView Y(y.get(), ElementType::kInt8, {1, 1, 1, outputs});
+  const int64_t before = calls_run_in_segments();
+  const onnxpool::Status s = onnxpool::max_pool(a, X, Y, nullptr);
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_GT(calls_run_in_segments(), before);
+  for (int64_t i = 0; i < width; ++i) EXPECT_EQ(y[i], x[i]) << "output " << i;
+  // A window of padding only: the lowest int8 (docs/semantics.md).
+  std::atomic<int64_t> wrong{0};
+  in_parallel(outputs - width, [&](int64_t begin, int64_t end) {
+    int64_t n = 0;
+    for (int64_t o = width + begin; o < width + end; ++o) n += y[o] != std::numeric_limits<int8_t>::lowest();
+    wrong += n;
+  });
+  EXPECT_EQ(wrong.load(), 0) << "outputs of padding windows other than -128";
 }
 
 // The global pools over one plane of `n` elements of X, against sums of

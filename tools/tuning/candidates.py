@@ -11,6 +11,17 @@ GPU_AUTOSCHEDULERS = (("anderson2021", "Anderson2021"), ("li2018", "Li2018"), ("
 # The schedule a schedule must expose, not a thread count (Halide's
 # autoscheduler.parallelism): room for machines wider than the tuning one.
 AUTOSCHEDULER_PARALLELISM = 8
+# On a GPU, the streaming multiprocessors (or compute units) to fill: 132 on an
+# H100 SXM, 108 on an A100.
+GPU_AUTOSCHEDULER_PARALLELISM = 128
+
+
+def autoscheduler_params(halide_name, gpu):
+    """The autoscheduler.* generator parameters of an autoscheduled candidate."""
+    params = {"parallelism": GPU_AUTOSCHEDULER_PARALLELISM if gpu else AUTOSCHEDULER_PARALLELISM}
+    if gpu and halide_name == "Mullapudi2016":
+        params["experimental_gpu_schedule"] = 1  # its CPU schedule otherwise, with no GPU loops
+    return params
 
 # Every knob a generator takes, with the values the search tries; the first
 # is the hand default. (The GPU ones are searched only for GPU targets.)

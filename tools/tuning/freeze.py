@@ -15,7 +15,9 @@ to what the autoscheduler wrote, both for correctness on every input:
   scheduling the wrong Func.
 
 Li2018's `-e schedule` output is a listing, not C++ (its Funcs and Vars are never declared), so
-only Adams2019's and Mullapudi2016's schedules can be frozen.
+only Adams2019's and Mullapudi2016's schedules can be frozen. Mullapudi2016's GPU schedules (Halide
+21) come out nearly C++: the Vars its splits introduce are not declared, and a `.gpu(...)` after a
+split lacks its dot. Both are mended (a schedule that compiled as written is left as it is).
 """
 
 import hashlib
@@ -90,4 +92,25 @@ def safe_directives(schedule_header, autoscheduler):
 
     # Argument lists with no parentheses inside (the directives' Vars and factors).
     body = re.sub(r"\.(" + "|".join(SPLITTING) + r")\(([^()]*)\)", explicit_tail, body)
-    return body.rstrip(), changed
+    return declare_missing_vars(re.sub(r"\)(gpu\w*\()", r").\1", body)).rstrip(), changed
+
+
+# Directives whose arguments name loop Vars.
+LOOP_DIRECTIVES = tuple(SPLITTING) + ("fuse", "reorder", "gpu", "gpu_blocks", "gpu_threads", "gpu_tile")
+
+
+def declare_missing_vars(body):
+    """`body` with a `Var name("name");` for each Var a directive uses that the body never declares."""
+    declared = set(re.findall(r"\b(?:Var|RVar|Func)\s+(\w+)\b", body))
+    used = []
+    for m in re.finditer(r"\.(?:" + "|".join(LOOP_DIRECTIVES) + r")\(([^()]*)\)", body):
+        for arg in (a.strip() for a in m.group(1).split(",")):
+            if re.fullmatch(r"[A-Za-z_]\w*", arg) and arg not in declared and arg not in used:
+                used.append(arg)
+    if not used:
+        return body
+    declarations = "".join(f'\n    Var {name}("{name}");' for name in sorted(used))
+    anchor = "using ::Halide::Var;"
+    if anchor not in body:
+        raise FreezeError("the schedule uses undeclared Vars and has no `using ::Halide::Var;` to declare them after")
+    return body.replace(anchor, anchor + declarations, 1)

@@ -77,9 +77,8 @@ void use_candidate(const Slot& slot, KernelFunctions functions) {
 
 void restore_builtin(const Slot& slot) { use_candidate(slot, g_builtin[slot_number(slot)]); }
 
-bool find_slot(const std::string& name, onnxpool::CpuVariant variant, Slot* slot, std::string* error) {
+bool find_slot(const std::string& name, size_t target, Slot* slot, std::string* error) {
   size_t kernel = onnxpool::detail::kernel_count();
-  std::string known;
   for (size_t k = 0; k < onnxpool::detail::kernel_count(); ++k) {
     if (name == onnxpool::detail::kernel_at(k).name) kernel = k;
   }
@@ -87,16 +86,12 @@ bool find_slot(const std::string& name, onnxpool::CpuVariant variant, Slot* slot
     *error = "this library has no kernel " + name;
     return false;
   }
-  for (size_t t = 0; t < onnxpool::detail::target_count(); ++t) {
-    const onnxpool::detail::TargetInfo& info = onnxpool::detail::target_info(t);
-    if (info.backend == onnxpool::Backend::kCpu && info.cpu_variant == variant) {
-      if (onnxpool::detail::kernel_at(kernel).run[t] == nullptr) break;
-      *slot = Slot{kernel, t};
-      return true;
-    }
+  if (target >= onnxpool::detail::target_count() || onnxpool::detail::kernel_at(kernel).run[target] == nullptr) {
+    *error = "this library has no build of " + name + " for target " + std::to_string(target);
+    return false;
   }
-  *error = "this library has no " + std::string(onnxpool::cpu_variant_name(variant)) + " build of " + name;
-  return false;
+  *slot = Slot{kernel, target};
+  return true;
 }
 
 }  // namespace onnxpool_tune

@@ -36,8 +36,8 @@ void reset_counts();
 void use_candidate(const Slot& slot, KernelFunctions functions);
 void restore_builtin(const Slot& slot);
 
-// The slot of kernel `name` for the CPU target that needs `variant`; false
-// when the library has no such kernel or target.
-bool find_slot(const std::string& name, onnxpool::CpuVariant variant, Slot* slot, std::string* error);
+// The slot of kernel `name` on target `target` (an index of the library's
+// target table); false when the library has no build of it there.
+bool find_slot(const std::string& name, size_t target, Slot* slot, std::string* error);
 
 }  // namespace onnxpool_tune

@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 
+import candidates
 import winners
 
 # An autoscheduled candidate wrong on the tiny nodes but right on the tuning nodes: timed there for
@@ -22,6 +23,20 @@ COUNT_TABLE_NOTE = ("Written by tools/tune.sh: per kernel, the knobs the build p
                     "core; scores are geometric means of their ratios to the hand default's.")
 
 
+# The tables of GPU backends: timed on a GPU device, with GPU autoschedulers.
+GPU_TABLES = ("opencl", "cuda")
+GPU_TABLE_NOTE = ("Written by tools/tune.sh: per kernel, the knobs the build passes to its generator "
+                  "(cmake/OnnxpoolTuning.cmake) and, per GPU device it was measured on, every candidate's "
+                  "result. Scores are geometric means of median-time ratios to the hand default, timed "
+                  "interleaved in one process on host tensors (each call's transfers included).")
+
+
+def autoscheduler_labels(table):
+    """The autoschedulers a table's kernels are tried with, as candidate labels."""
+    pool = candidates.GPU_AUTOSCHEDULERS if table in GPU_TABLES else candidates.CPU_AUTOSCHEDULERS
+    return [label for label, _ in pool]
+
+
 def medians_key(unit):
     return f"medians_{unit}"
 
@@ -35,8 +50,8 @@ def load_table(tables_dir, table, unit="us"):
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
-    return {"format": 1, "table": table, "note": COUNT_TABLE_NOTE if unit == "instructions" else TABLE_NOTE,
-            "kernels": {}}
+    note = COUNT_TABLE_NOTE if unit == "instructions" else GPU_TABLE_NOTE if table in GPU_TABLES else TABLE_NOTE
+    return {"format": 1, "table": table, "note": note, "kernels": {}}
 
 
 def frozen_dir_of(tables_dir):
@@ -118,17 +133,20 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
                "times on an ARM core, which no tuning machine has); ratios are to the hand default "
                "(below 1 is fewer instructions)." if counted else
                "Times are medians of interleaved samples in one process; ratios are to the hand default "
-               "(below 1 is faster).")
+               "(below 1 is faster)." + (" Calls take host tensors, so each time includes the call's "
+                                         "transfers to and from the device." if table in GPU_TABLES else ""))
+    autoschedulers = autoscheduler_labels(table)
+    where = "Cost" if counted else "Device" if table in GPU_TABLES else "CPU"
     lines = [f"# Tuning report: {table}", "",
-             f"{'Cost' if counted else 'CPU'}: {cpu}; Halide {halide_version}; {datetime.date.today().isoformat()}; "
+             f"{where}: {cpu}; Halide {halide_version}; {datetime.date.today().isoformat()}; "
              f"`tools/tune.sh {command}`", "",
              measure + " *best knobs*: the best hand-knob candidate; *winner*: what the build takes "
              "(the hand default unless a buildable candidate beats it by more than the noise). A ratio marked * "
              "is an autoscheduled candidate that computes wrong results on the tiny nodes (its splits assume "
              "inputs at least as large as its estimates) but right ones on the tuning nodes: timed for "
              "comparison, it cannot win.", "",
-             f"| kernel | node @ threads | hand ({'M instructions' if counted else 'us'}) | adams2019 | li2018 "
-             "| mullapudi2016 | best knobs | winner |",
+             f"| kernel | node @ threads | hand ({'M instructions' if counted else 'us'}) | "
+             + " | ".join(autoschedulers) + " | best knobs | winner |",
              "|---|---|---|---|---|---|---|---|"]
     plot_rows = []
     for s in summaries:
@@ -144,13 +162,12 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
         for key in sorted(hand_medians):
             row = [s["kernel"], key.replace("|", "/"),
                    f"{hand_medians[key] / 1e6:.3f}" if counted else f"{hand_medians[key]:.1f}"]
-            row += [_ratio_text(cands.get(a), key) for a in ("adams2019", "li2018", "mullapudi2016")]
+            row += [_ratio_text(cands.get(a), key) for a in autoschedulers]
             row.append(f"{_ratio_text(cands[best_knobs], key)} ({best_knobs})" if best_knobs else "—")
             row.append(f"{_ratio_text(cands.get(s['winner']), key)} ({s['winner']})")
             lines.append("| " + " | ".join(row) + " |")
             plot_rows.append((f"{s['kernel'].replace('onnxpool_', '')}\n{key.split(':')[0]}@{key.split('@')[-1]}",
-                              {a: cands[a]["ratios"].get(key) for a in ("adams2019", "li2018", "mullapudi2016")
-                               if _timed(cands.get(a))},
+                              {a: cands[a]["ratios"].get(key) for a in autoschedulers if _timed(cands.get(a))},
                               cands[best_knobs]["ratios"].get(key) if best_knobs else None))
     rejected = [(s["kernel"], l, c) for s in summaries for l, c in s["candidates"].items()
                 if c["status"] not in ("passed",)]
@@ -161,17 +178,17 @@ def write_report(work_dir, table, summaries, cpu, halide_version, command):
     with open(md, "w") as f:
         f.write("\n".join(lines))
     _plot(os.path.join(work_dir, f"report-{table}.png"), table, cpu, plot_rows,
-          "guest instructions / hand default" if counted else "time / hand default")
+          "guest instructions / hand default" if counted else "time / hand default", autoschedulers)
     return md
 
 
-def _plot(path, table, cpu, rows, ylabel):
+def _plot(path, table, cpu, rows, ylabel, autoschedulers):
     if not rows:
         return
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    series = ["adams2019", "li2018", "mullapudi2016", "best knobs"]
+    series = list(autoschedulers) + ["best knobs"]
     # Slanted labels under each group, so the kernel names of neighbours do not run into each other.
     fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(rows)), 6))
     width = 0.2

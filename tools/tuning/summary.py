@@ -24,8 +24,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import winners  # noqa: E402
 
-AUTOSCHEDULERS = ("adams2019", "li2018", "mullapudi2016")
-AUTOSCHEDULER_NAMES = {"adams2019": "Adams2019", "li2018": "Li2018", "mullapudi2016": "Mullapudi2016"}
+AUTOSCHEDULERS = ("adams2019", "li2018", "mullapudi2016", "anderson2021")
+AUTOSCHEDULER_NAMES = {"adams2019": "Adams2019", "li2018": "Li2018", "mullapudi2016": "Mullapudi2016",
+                       "anderson2021": "Anderson2021 (GPU)"}
 
 
 def right(candidate):

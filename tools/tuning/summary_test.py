@@ -68,12 +68,12 @@ with tempfile.TemporaryDirectory() as tables:
     text = summary.summary_markdown(tables, per_kernel=True)
     lines = text.splitlines()
     expect(f"| {CPU_A} | x86-64-test | 3 (2) | 0.737 | two: 0.50 (adams2019) | 2/2: 1.41x (winner 0.45x of it) | "
-           "right in 0/1 | right in 0/1 |" in lines, "CPU A's summary line:\n" + text)
+           "right in 0/1 | right in 0/1 | not tried |" in lines, "CPU A's summary line:\n" + text)
     expect(f"| {CPU_B} | x86-64-test | 1 (0) | 1.000 | one: 1.00 (hand) | 1/1: 2.00x (winner 0.50x of it) | "
-           "not tried | not tried |" in lines, "CPU B's summary line:\n" + text)
-    expect(f"| {CPU_A} | x86-64-test | two | adams2019 | 0.50 | 0.50 | — | failed |" in lines,
+           "not tried | not tried | not tried |" in lines, "CPU B's summary line:\n" + text)
+    expect(f"| {CPU_A} | x86-64-test | two | adams2019 | 0.50 | 0.50 | — | failed | — |" in lines,
            "kernel two's row:\n" + text)
-    expect(f"| {CPU_A} | x86-64-test | one | vector_multiple=2 | 0.80 | 4.00 | rejected | — |" in lines,
+    expect(f"| {CPU_A} | x86-64-test | one | vector_multiple=2 | 0.80 | 4.00 | rejected | — | — |" in lines,
            "kernel one's row:\n" + text)
 
     empty = os.path.join(tables, "none")

@@ -11,6 +11,7 @@ target (Markdown table and plot)."""
 
 import argparse
 import concurrent.futures
+import copy
 import datetime
 import hashlib
 import json
@@ -24,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import candidates as candidate_search  # noqa: E402
 import freeze  # noqa: E402
+import gpu_device  # noqa: E402
 import report  # noqa: E402
 import suite  # noqa: E402
 import winners  # noqa: E402
@@ -40,7 +42,11 @@ CPU_TARGETS = {
 # Targets of the ARM64 cross build (--arm-build-dir), costed in guest instructions under qemu-user:
 # --targets name -> (tuning table, variant). Only when asked for: they need that build.
 ARM_TARGETS = {"arm64": ("arm64", "baseline")}
-ALL_TARGETS = tuple(CPU_TARGETS) + tuple(ARM_TARGETS)
+# GPU backends of the host build, timed on this machine's device (host tensors: each call's
+# transfers are in its time, as for a caller who passes host tensors): --targets name ->
+# (tuning table, the runner's variant). Only when asked for: they need a device.
+GPU_TARGETS = {"opencl": ("opencl", "opencl"), "cuda": ("cuda", "cuda")}
+ALL_TARGETS = tuple(CPU_TARGETS) + tuple(ARM_TARGETS) + tuple(GPU_TARGETS)
 # The "CPU" that instruction counts are recorded under: they depend on the guest code alone, not on
 # the host that ran qemu, and are not times on any ARM core.
 QEMU_COUNT_CPU = "qemu-aarch64 guest instruction count"
@@ -169,6 +175,8 @@ class Platform:
         self.counts_instructions = bool(self.emulator)
         # What a record's samples and a table's medians are in.
         self.unit = "instructions" if self.counts_instructions else "us"
+        # A GPU backend's platform (Tuner.gpu_platform): the device its records are under.
+        self.device = None
 
 
 class Tuner:
@@ -178,6 +186,7 @@ class Tuner:
         self.host = Platform(os.path.join(self.build, "tools", "tuning", "tuning_env.json"), "the x86-64 build")
         env = self.host.env
         self.arm = None  # loaded when an ARM target is chosen (arm_platform)
+        self.gpus = {}  # GPU backend -> its platform (gpu_platform)
         self.generator = env["generator"]
         # Absent from a build configured before the ARM64 tuning existed; needed for arm64 alone.
         self.qemu_plugin = env.get("qemu_plugin", "")
@@ -212,16 +221,35 @@ class Tuner:
         rc, out, _ = run([self.arm_platform().emulator[0], "--version"], 60)
         return out.splitlines()[0].strip() if rc == 0 and out else self.arm_platform().emulator[0]
 
+    def gpu_platform(self, backend):
+        """The host build's runner on a GPU backend, recorded under the device's name."""
+        if backend not in self.gpus:
+            try:
+                device = gpu_device.device_name(backend)
+            except gpu_device.NoDevice as e:
+                raise UsageError(f"--targets {backend}: no {backend} device here: {e}")
+            platform = copy.copy(self.host)
+            platform.device = device
+            self.gpus[backend] = platform
+        return self.gpus[backend]
+
     def platform_of(self, target_name):
-        return self.arm_platform() if target_name in ARM_TARGETS else self.host
+        if target_name in ARM_TARGETS:
+            return self.arm_platform()
+        if target_name in GPU_TARGETS:
+            return self.gpu_platform(target_name)
+        return self.host
 
     def cpu_of(self, platform):
-        """The CPU a platform's checks and measurements are recorded under."""
+        """The CPU (or GPU device) a platform's checks and measurements are recorded under."""
+        if platform.device:
+            return platform.device
         return QEMU_COUNT_CPU if platform.counts_instructions else self.cpu
 
     def thread_counts(self, platform):
-        # Instruction counts at several threads would add the pool's spinning to the kernel's work.
-        return [1] if platform.counts_instructions else self.args.threads
+        # Instruction counts at several threads would add the pool's spinning to the kernel's work;
+        # a GPU kernel does not run on the host's threads.
+        return [1] if platform.counts_instructions or platform.device else self.args.threads
 
     # ---- nodes and the kernels they run ----
 
@@ -273,8 +301,9 @@ class Tuner:
             cmd = base + ["-e", "object,c_header"]
         else:
             cmd = base + ["-e", "object,c_header,schedule", "-p", self.plugins[cand["autoscheduler"]],
-                          f"autoscheduler={cand['autoscheduler']}",
-                          f"autoscheduler.parallelism={candidate_search.AUTOSCHEDULER_PARALLELISM}"]
+                          f"autoscheduler={cand['autoscheduler']}"]
+            cmd += [f"autoscheduler.{k}={v}"
+                    for k, v in candidate_search.autoscheduler_params(cand["autoscheduler"], platform.device).items()]
         status, reason = self.build_kernel(platform, cmd, out_dir, fn, so)
         if status == "ok" and cand["autoscheduler"]:
             extra = self.freeze(platform, kernel, target, cand, base, out_dir, fn, so)
@@ -301,9 +330,9 @@ class Tuner:
         try:
             with open(os.path.join(out_dir, fn + ".schedule.h")) as f:
                 header = f.read()
-            provenance = (f"autoscheduler.parallelism="
-                          f"{candidate_search.AUTOSCHEDULER_PARALLELISM}, Halide {self.halide_version}, "
-                          f"{datetime.date.today().isoformat()}")
+            params = candidate_search.autoscheduler_params(cand["autoscheduler"], platform.device)
+            provenance = (", ".join(f"autoscheduler.{k}={v}" for k, v in params.items())
+                          + f", Halide {self.halide_version}, {datetime.date.today().isoformat()}")
             stem, source = freeze.frozen_source(header, cand["autoscheduler"], kernel["name"], target["table"],
                                                 target["target"], provenance)
         except (OSError, freeze.FreezeError) as e:
@@ -368,7 +397,7 @@ class Tuner:
                "--rounds", str(self.args.rounds), "--sample-ms", str(self.args.sample_ms)]
         args, ids = self.candidate_args(entries, nodes)
         cmd += args
-        return self.record_timing(cmd, kernel["name"], entries[0][1]["target"], ids, threads)
+        return self.record_timing(cmd, kernel["name"], entries[0][1]["target"], ids, threads, self.cpu_of(platform))
 
     def candidate_args(self, entries, nodes):
         """The runner's --candidate and --node arguments for `entries` [(cand, gen)] on `nodes`, and the
@@ -449,7 +478,7 @@ class Tuner:
     # ---- one kernel ----
 
     def tune_kernel(self, platform, kernel, target, variant, nodes, progress):
-        gpu = False
+        gpu = platform.device is not None
         threads = self.thread_counts(platform)
         overrides = self.args.knob_grid
         cands = candidate_search.choose(kernel, gpu, self.args.strategy, self.args.max_candidates, self.args.seed,
@@ -595,13 +624,15 @@ class Tuner:
             self.record_timing(cmd, "runtime", target["target"], {l: c for l, c, _ in todo}, threads)
             progress.step(f"run-time knobs at {threads} thread(s): timed {len(todo)} settings")
 
-    def record_timing(self, cmd, kernel_name, target_string, ids, threads):
+    def record_timing(self, cmd, kernel_name, target_string, ids, threads, cpu=None):
+        """Runs a runner `time` command and records its samples under `cpu` (this CPU by default, or
+        the GPU device that ran them)."""
         rc, out, err = run(cmd, self.args.time_timeout)
         if rc != 0:
             print(f"    timing failed: {rc}: {err.strip()[:500]}", flush=True)
             return []
         group = hashlib.sha256(f"{time.time()}{kernel_name}{threads}".encode()).hexdigest()[:12]
-        return [self.add_time_record(kernel_name, target_string, ids, group, self.cpu, t, t["threads"],
+        return [self.add_time_record(kernel_name, target_string, ids, group, cpu or self.cpu, t, t["threads"],
                                      {"samples_us": t["samples_us"]})
                 for t in map(json.loads, out.splitlines())]
 
@@ -629,6 +660,9 @@ class Tuner:
             if name in ARM_TARGETS:
                 table, variant = ARM_TARGETS[name]
                 self.arm_platform()
+            elif name in GPU_TARGETS:
+                table, variant = GPU_TARGETS[name]
+                self.gpu_platform(name)
             else:
                 table, variant, needs = CPU_TARGETS[name]
                 if not set(needs) <= self.flags:
@@ -774,7 +808,8 @@ def parse_args(argv):
     p.add_argument("--ranks", default="2", help="spatial ranks of the suite nodes, comma-separated, of: 1, 2, 3")
     p.add_argument("--targets", default=None,
                    help=f"comma-separated, of: {', '.join(ALL_TARGETS)} (default: every x86 one this CPU runs; "
-                        "arm64 needs the arm64 preset's build and is costed in guest instructions under qemu)")
+                        "arm64 needs the arm64 preset's build and is costed in guest instructions under qemu; "
+                        "opencl and cuda time the host build's GPU kernels on this machine's device)")
     p.add_argument("--shapes", nargs="+", default=["suite"],
                    help="suite names (" + ", ".join(suite.SUITE) + "), 'suite' for all, or case strings")
     p.add_argument("--kernels", default="", help="only these kernel names (comma-separated)")
@@ -784,8 +819,9 @@ def parse_args(argv):
     p.add_argument("--knob", action="append", default=[], metavar="NAME=V1,V2",
                    help="search these values of a knob instead of its default list: "
                         + ", ".join(candidate_search.KNOBS))
-    p.add_argument("--autoschedulers", default="adams2019,li2018,mullapudi2016",
-                   help="comma-separated, of: adams2019, li2018, mullapudi2016 (or 'none')")
+    p.add_argument("--autoschedulers", default="adams2019,li2018,mullapudi2016,anderson2021",
+                   help="comma-separated, of: adams2019, li2018, mullapudi2016, anderson2021 (or 'none'); each "
+                        "target takes those of its family (CPU: the first three; GPU: the last three)")
     p.add_argument("--threads", default="1,2", help="thread counts to time at, comma-separated")
     p.add_argument("--rounds", type=int, default=9, help="interleaved timing rounds (samples per candidate and node)")
     p.add_argument("--sample-ms", type=float, default=5.0, help="milliseconds of repeated calls per sample")
@@ -823,7 +859,8 @@ def parse_args(argv):
     a.targets = listed(a.targets, ALL_TARGETS, "target") if a.targets else None
     a.threads = [int(t) for t in listed(a.threads, [str(i) for i in range(1, 257)], "thread count")]
     a.autoschedulers = ([] if a.autoschedulers == "none" else
-                        listed(a.autoschedulers, [x[0] for x in candidate_search.CPU_AUTOSCHEDULERS], "autoscheduler"))
+                        listed(a.autoschedulers, sorted({x[0] for x in candidate_search.CPU_AUTOSCHEDULERS
+                                                         + candidate_search.GPU_AUTOSCHEDULERS}), "autoscheduler"))
     a.kernels = [k for k in a.kernels.split(",") if k]
     if a.strategy is None:
         a.strategy = "greedy" if a.runtime else "exhaustive"

@@ -46,7 +46,8 @@ constexpr char kUsage[] =
     "  WHAT     SO:FUNCTION (a build of the kernel), builtin (the library's), or runtime:KNOBS\n"
     "  KNOBS    run-time knobs name=value,... (runtime/runtime_knobs.h) on the library's kernels\n"
     "  CASE     a case string (onnxpool_bench --help), ':indices' at the end for MaxPool's Indices\n"
-    "  VARIANT  avx512_skylake, avx2_fma_f16c or baseline (onnxpool::cpu_variant_name)\n";
+    "  VARIANT  avx512_skylake, avx2_fma_f16c or baseline (onnxpool::cpu_variant_name): that CPU target;\n"
+    "           opencl or cuda: that GPU backend (set_backend), on host tensors\n";
 
 struct Options {
   std::string mode, kernel, variant, reference_cache;
@@ -173,13 +174,22 @@ int knobs() {
   return 0;
 }
 
-// The CPU target that runs `variant`'s code.
-size_t cpu_target_of(onnxpool::CpuVariant variant) {
+// The target that runs `variant`'s code: a CPU target, or a GPU backend's.
+size_t target_of(onnxpool::Backend backend, onnxpool::CpuVariant variant) {
   for (size_t t = 0; t < onnxpool::detail::target_count(); ++t) {
     const onnxpool::detail::TargetInfo& info = onnxpool::detail::target_info(t);
-    if (info.backend == onnxpool::Backend::kCpu && info.cpu_variant == variant) return t;
+    if (info.backend == backend && (backend != onnxpool::Backend::kCpu || info.cpu_variant == variant)) return t;
   }
-  fail(std::string("this library has no ") + onnxpool::cpu_variant_name(variant) + " target");
+  fail(std::string("this library has no ") +
+       (backend == onnxpool::Backend::kCpu ? onnxpool::cpu_variant_name(variant) : onnxpool::backend_name(backend)) +
+       " target");
+}
+
+// The GPU backend a variant names, or kCpu.
+onnxpool::Backend backend_of(const std::string& variant) {
+  if (variant == "opencl") return onnxpool::Backend::kOpenCL;
+  if (variant == "cuda") return onnxpool::Backend::kCuda;
+  return onnxpool::Backend::kCpu;
 }
 
 constexpr char kRuntimePrefix[] = "runtime:";
@@ -396,13 +406,22 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   if (o.mode == "knobs") return knobs();
   install_counters();
-  const onnxpool::CpuVariant variant = o.variant.empty() ? onnxpool::CpuVariant::kNative : variant_of(o.variant);
+  // A GPU variant runs the backend's kernels on host tensors, with the
+  // host code (and any CPU fallback) at the best CPU variant.
+  const onnxpool::Backend backend = backend_of(o.variant);
+  const bool gpu = backend != onnxpool::Backend::kCpu;
+  const onnxpool::CpuVariant variant =
+      o.variant.empty() || gpu ? onnxpool::CpuVariant::kNative : variant_of(o.variant);
   if (!onnxpool::set_cpu_variant_limit(variant)) fail("this CPU cannot run the " + o.variant + " kernels");
+  if (gpu) {
+    const onnxpool::Status s = onnxpool::set_backend(backend);
+    if (!s) fail("the " + o.variant + " backend: " + s.message());
+  }
   if (o.mode == "route") return route(o);
-  const size_t target = cpu_target_of(variant);
+  const size_t target = target_of(backend, variant);
   Slot slot;
   std::string error;
-  if (!o.kernel.empty() && !find_slot(o.kernel, variant, &slot, &error)) fail(error);
+  if (!o.kernel.empty() && !find_slot(o.kernel, target, &slot, &error)) fail(error);
   if (o.mode == "check") {
     if (o.kernel.empty() && (o.candidates.empty() || !is_runtime_spec(o.candidates[0]) || o.tiny)) {
       fail("check needs --kernel, unless it checks run-time knobs on the given nodes");

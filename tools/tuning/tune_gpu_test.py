@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""A real GPU tuning run through tools/tuning/tune.py (--targets opencl) on one kernel (2D float32
+MaxPool), on whatever OpenCL device is installed (PoCL on the CPU in CI): the GPU knobs are searched
+(thread-block tiles), the GPU autoschedulers are tried, every candidate is checked against the
+reference on the device, the wrong one is rejected, the survivors are timed on the device, and the
+opencl table and report name the device, not the CPU. Then GlobalMaxPool with Mullapudi2016's GPU
+schedule, which Halide prints with undeclared Vars: frozen (tools/tuning/freeze.py mends it), right
+on every tiny node, and timed. Also: --targets cuda without an NVIDIA driver is refused, naming the
+driver library, and writes nothing; a rerun measures nothing again."""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gpu_device  # noqa: E402
+from tuning_test_support import expect, finish, records, run_tune  # noqa: E402
+
+KERNEL = "onnxpool_maxpool_float32_2d"
+NODE = "maxpool:1x8x40x36:k3x3:s2x2:p1x1x1x1"
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build-dir", required=True)
+    p.add_argument("--work-dir", required=True)
+    a = p.parse_args()
+    work = a.work_dir
+    shutil.rmtree(work, ignore_errors=True)
+    db = os.path.join(work, "results.jsonl")
+    tables = os.path.join(work, "tables")
+    common = ["--build-dir", a.build_dir, "--work-dir", work, "--tables-dir", tables, "--shapes", NODE,
+              "--kernels", KERNEL, "--knob", "gpu_tile_x=0,16", "--knob", "gpu_tile_y=0,4",
+              "--autoschedulers", "anderson2021,li2018", "--test-fault", "--rounds", "3", "--jobs", "2"]
+
+    try:
+        gpu_device.device_name("cuda")
+        has_cuda = True
+    except gpu_device.NoDevice:
+        has_cuda = False
+    if not has_cuda:
+        r = run_tune(common, ["--targets", "cuda"])
+        expect(r.returncode == 2 and "--targets cuda: no cuda device here" in r.stderr and "libcuda" in r.stderr,
+               "--targets cuda without a driver was not refused naming the driver library")
+        expect(not os.path.exists(db), "the refused cuda run wrote something")
+
+    device = gpu_device.device_name("opencl")
+    r = run_tune(common, ["--targets", "opencl"])
+    expect(r.returncode == 0, f"the opencl run failed: {r.returncode}")
+    recs = records(db)
+    generated = {x["label"]: x for x in recs if x["kind"] == "generate"}
+    expect(set(generated) == {"hand", "gpu_tile_x=16", "gpu_tile_y=4", "gpu_tile_x=16,gpu_tile_y=4",
+                              "anderson2021", "li2018", "test_fault=true"},
+           f"generated candidates: {sorted(generated)}")
+    expect(all("opencl" in x["target"] for x in generated.values()),
+           "a candidate was generated for another target than OpenCL")
+    expect(all(x["status"] == "ok" for label, x in generated.items() if not label.startswith(("anderson", "li"))),
+           "a hand-knob candidate failed to generate")
+    checks = {x["label"]: x for x in recs if x["kind"] == "check" and x.get("scope") is None}
+    expect(checks.get("test_fault=true", {}).get("status") == "rejected", "the wrong candidate was not rejected")
+    for label in ("hand", "gpu_tile_x=16", "gpu_tile_y=4", "gpu_tile_x=16,gpu_tile_y=4"):
+        expect(checks.get(label, {}).get("status") == "passed" and checks[label].get("reached", 0) > 0,
+               f"{label} did not pass its check on the device, reached: {checks.get(label)}")
+    expect(all(x["cpu"] == device for x in checks.values()), f"checks not recorded under the device {device}")
+    times = [x for x in recs if x["kind"] == "time"]
+    timed = {x["candidate_label"] for x in times}
+    expect({"hand", "gpu_tile_x=16", "gpu_tile_y=4", "gpu_tile_x=16,gpu_tile_y=4"} <= timed
+           and "test_fault=true" not in timed, f"timed candidates: {sorted(timed)}")
+    expect(all(x["cpu"] == device and x["threads"] == 1 and x["reached"] for x in times),
+           "a timing is not under the device, at one host thread, or did not reach the candidate")
+
+    with open(os.path.join(tables, "opencl.json")) as f:
+        table = json.load(f)
+    row = table["kernels"].get(KERNEL, {})
+    expect(list(row.get("by_cpu", {})) == [device], f"the opencl table's row is not under {device}: {row.keys()}")
+    expect("GPU device" in table.get("note", ""), "the opencl table's note does not say it holds device times")
+    cands = row.get("by_cpu", {}).get(device, {}).get("candidates", {})
+    expect(cands.get("hand", {}).get("medians_us"), "the hand default's medians are not in the table")
+    expect(row.get("winner") != "test_fault=true", "the wrong candidate won")
+    with open(os.path.join(work, "report-opencl.md")) as f:
+        text = f.read()
+    expect(f"Device: {device}" in text and "anderson2021" in text and "adams2019" not in text,
+           "the report does not name the device and the GPU autoschedulers")
+
+    before = len(recs)
+    r = run_tune(common, ["--targets", "opencl"])
+    expect(r.returncode == 0 and len(records(db)) == before, "the rerun measured again")
+
+    global_work = os.path.join(work, "global")
+    r = run_tune(["--build-dir", a.build_dir, "--work-dir", global_work, "--no-tables", "--targets", "opencl",
+                  "--shapes", "globalmaxpool:1x64x7x7", "--kernels", "onnxpool_globalmaxpool_float32",
+                  "--knob", "gpu_global_threads=0,32", "--autoschedulers", "mullapudi2016", "--rounds", "3"])
+    expect(r.returncode == 0, f"the GlobalMaxPool run failed: {r.returncode}")
+    recs = records(os.path.join(global_work, "results.jsonl"))
+    mullapudi = next((x for x in recs if x["kind"] == "generate" and x["label"] == "mullapudi2016"), {})
+    expect(mullapudi.get("status") == "ok" and mullapudi.get("frozen"),
+           f"Mullapudi2016's GPU schedule was not frozen: {mullapudi.get('freeze_reason', mullapudi)}")
+    check = next((x for x in recs if x["kind"] == "check" and x["label"] == "mullapudi2016"
+                  and x.get("scope") is None), {})
+    expect(check.get("status") == "passed", f"the frozen GPU schedule failed its tiny checks: {check}")
+    expect("mullapudi2016" in {x["candidate_label"] for x in recs if x["kind"] == "time"},
+           "the frozen GPU schedule was not timed")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -737,6 +737,11 @@ class Tuner:
             raise UsageError(f"--runtime --targets {arm[0]}: the run-time knobs pick kernels and split work "
                              "across threads, which guest instruction counts under qemu cannot judge; "
                              f"valid with --runtime: {', '.join(CPU_TARGETS)}")
+        gpu = [name for name in self.args.targets if name in GPU_TARGETS]
+        if gpu:
+            raise UsageError(f"--runtime --targets {gpu[0]}: the run-time knobs are the CPU targets' (which "
+                             "kernel a host call takes, how it is split across threads); "
+                             f"valid with --runtime: {', '.join(CPU_TARGETS)}")
         print(f"Tuning the run-time knobs on {self.cpu}, Halide {self.halide_version}, over "
               f"{len(nodes)} node(s); results in {self.db.path}", flush=True)
         progress = Progress(0)

@@ -47,6 +47,11 @@ def main():
                "--targets cuda without a driver was not refused naming the driver library")
         expect(not os.path.exists(db), "the refused cuda run wrote something")
 
+    r = run_tune(common, ["--targets", "opencl", "--runtime"])
+    expect(r.returncode == 2 and "valid with --runtime: avx512" in r.stderr,
+           "--runtime --targets opencl was not refused with the valid targets")
+    expect(not os.path.exists(work), "the refused --runtime run wrote something")
+
     device = gpu_device.device_name("opencl")
     r = run_tune(common, ["--targets", "opencl"])
     expect(r.returncode == 0, f"the opencl run failed: {r.returncode}")

@@ -17,8 +17,10 @@ import hashlib
 import json
 import os
 import signal
+import shutil
 import subprocess
 import sys
+import tarfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -177,6 +179,7 @@ class Platform:
         self.unit = "instructions" if self.counts_instructions else "us"
         # A GPU backend's platform (Tuner.gpu_platform): the device its records are under.
         self.device = None
+        self.gpu = False
 
 
 class Tuner:
@@ -224,12 +227,17 @@ class Tuner:
     def gpu_platform(self, backend):
         """The host build's runner on a GPU backend, recorded under the device's name."""
         if backend not in self.gpus:
-            try:
-                device = gpu_device.device_name(backend)
-            except gpu_device.NoDevice as e:
-                raise UsageError(f"--targets {backend}: no {backend} device here: {e}")
+            if self.args.device_pack or self.args.device_import:
+                device = None  # measured elsewhere: the records name it (import_from_device)
+            else:
+                try:
+                    device = gpu_device.device_name(backend)
+                except gpu_device.NoDevice as e:
+                    raise UsageError(f"--targets {backend}: no {backend} device here: {e} (--device-pack packs "
+                                     "the candidates for a GPU machine without this toolchain)")
             platform = copy.copy(self.host)
             platform.device = device
+            platform.gpu = True
             self.gpus[backend] = platform
         return self.gpus[backend]
 
@@ -249,7 +257,7 @@ class Tuner:
     def thread_counts(self, platform):
         # Instruction counts at several threads would add the pool's spinning to the kernel's work;
         # a GPU kernel does not run on the host's threads.
-        return [1] if platform.counts_instructions or platform.device else self.args.threads
+        return [1] if platform.counts_instructions or platform.gpu else self.args.threads
 
     # ---- nodes and the kernels they run ----
 
@@ -303,7 +311,7 @@ class Tuner:
             cmd = base + ["-e", "object,c_header,schedule", "-p", self.plugins[cand["autoscheduler"]],
                           f"autoscheduler={cand['autoscheduler']}"]
             cmd += [f"autoscheduler.{k}={v}"
-                    for k, v in candidate_search.autoscheduler_params(cand["autoscheduler"], platform.device).items()]
+                    for k, v in candidate_search.autoscheduler_params(cand["autoscheduler"], platform.gpu).items()]
         status, reason = self.build_kernel(platform, cmd, out_dir, fn, so)
         if status == "ok" and cand["autoscheduler"]:
             extra = self.freeze(platform, kernel, target, cand, base, out_dir, fn, so)
@@ -330,7 +338,7 @@ class Tuner:
         try:
             with open(os.path.join(out_dir, fn + ".schedule.h")) as f:
                 header = f.read()
-            params = candidate_search.autoscheduler_params(cand["autoscheduler"], platform.device)
+            params = candidate_search.autoscheduler_params(cand["autoscheduler"], platform.gpu)
             provenance = (", ".join(f"autoscheduler.{k}={v}" for k, v in params.items())
                           + f", Halide {self.halide_version}, {datetime.date.today().isoformat()}")
             stem, source = freeze.frozen_source(header, cand["autoscheduler"], kernel["name"], target["table"],
@@ -478,7 +486,7 @@ class Tuner:
     # ---- one kernel ----
 
     def tune_kernel(self, platform, kernel, target, variant, nodes, progress):
-        gpu = platform.device is not None
+        gpu = platform.gpu
         threads = self.thread_counts(platform)
         overrides = self.args.knob_grid
         cands = candidate_search.choose(kernel, gpu, self.args.strategy, self.args.max_candidates, self.args.seed,
@@ -674,16 +682,22 @@ class Tuner:
         nodes = self.args.nodes
         if self.args.runtime:
             return self.main_runtime(nodes)
+        if self.args.device_import:
+            return self.import_from_device()
         plan = []
         for name, table, variant in self.targets():
             platform = self.platform_of(name)
             of_target = [n for n in nodes if not (platform.counts_instructions and n[1] in self.args.uncounted)]
             if not of_target:
                 continue
-            routed = self.route(platform, of_target, variant)
+            # Packing for a device this machine lacks: the nodes are routed on OpenCL (PoCL here), whose
+            # GPU kernels are the same functions; the backend's own build of each is then taken.
+            proxy = self.args.device_pack and variant != "opencl"
+            routed = self.route(platform, of_target, "opencl" if proxy else variant)
             for (kernel_name, index), texts in sorted(routed.items()):
                 kernel = platform.kernels[kernel_name]
-                target = next((t for t in kernel["targets"] if t["index"] == index), None)
+                target = next((t for t in kernel["targets"] if (t["table"] == table if proxy else t["index"] == index)),
+                              None)
                 if target is None or target["table"] != table:
                     continue
                 if self.args.kernels and kernel_name not in self.args.kernels:
@@ -705,6 +719,8 @@ class Tuner:
             print(f"  {kernel['name']} ({target['table']}"
                   + (", guest instructions under qemu" if platform.counts_instructions else "")
                   + f"): {', '.join(texts)}")
+        if self.args.device_pack:
+            return self.pack_for_device(plan)
         progress = Progress(0, len(plan))
         deadline = time.monotonic() + self.args.budget_minutes * 60 if self.args.budget_minutes else None
         try:
@@ -718,6 +734,123 @@ class Tuner:
             self.interrupted = True
             print("\ninterrupted: every finished step is in the database; rerun the same command to resume",
                   flush=True)
+        return self.write_results(plan)
+
+    # ---- a GPU machine without this toolchain: pack here, measure there, import here ----
+
+    def device_plan_path(self):
+        return os.path.join(self.work, "device-pack", "plan.json")
+
+    def pack_for_device(self, plan):
+        """Generates every candidate of the planned kernels and packs them with the runner, the plan
+        and tools/tuning/device_tune.py into the --device-pack tarball."""
+        stage = os.path.dirname(self.device_plan_path())
+        shutil.rmtree(stage, ignore_errors=True)
+        os.makedirs(os.path.join(stage, "bin"))
+        steps, backend = [], None
+        progress = Progress(0, len(plan))
+        for platform, kernel, target, variant, texts in plan:
+            backend = variant
+            cands = candidate_search.choose(kernel, True, self.args.strategy, self.args.max_candidates, self.args.seed,
+                                            self.args.knob_grid, self.args.autoschedulers,
+                                            candidate_search.arch_of(target["target"]))
+            if self.args.test_fault:
+                cands.append(candidate_search.candidate({"test_fault": "true"}))
+            progress.add(len(cands))
+            with concurrent.futures.ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
+                gens = list(pool.map(lambda c: (c, self.generate(platform, kernel, target, c)), cands))
+            packed = []
+            for c, g in gens:
+                progress.step(f"{kernel['name']} on {target['table']}: generated {c['label']}: {g['status']}"
+                              + (f" ({g['reason'][:200]})" if g["status"] != "ok" else ""))
+                if g["status"] != "ok":
+                    continue
+                rel = os.path.join("candidates", kernel["name"], os.path.basename(g["shared_object"]))
+                os.makedirs(os.path.join(stage, os.path.dirname(rel)), exist_ok=True)
+                shutil.copyfile(os.path.join(self.work, g["shared_object"]), os.path.join(stage, rel))
+                packed.append(dict(label=c["label"], candidate=g["candidate"], function=g["function"],
+                                   shared_object=rel, autoscheduler=c["autoscheduler"]))
+            steps.append(dict(kernel=kernel["name"], target=target["target"], table=target["table"],
+                              variant=variant, nodes=texts, candidates=packed))
+            progress.kernel_done()
+        rc, commit, _ = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], 60)
+        manifest = dict(backend=backend, packed=f"{datetime.date.today().isoformat()} from commit "
+                                                f"{commit.strip() if rc == 0 else 'unknown'}",
+                        halide=self.halide_version, generator_hash=self.db.generator_hash,
+                        checker_hash=self.db.checker_hash, rounds=self.args.rounds, sample_ms=self.args.sample_ms,
+                        check_timeout=self.args.check_timeout, time_timeout=self.args.time_timeout,
+                        command=" ".join(sys.argv[1:]), kernels=steps)
+        with open(self.device_plan_path(), "w") as f:
+            json.dump(manifest, f, indent=1)
+        rc, _, err = run(["strip", "-o", os.path.join(stage, "bin", "onnxpool_tune_runner"), self.host.env["runner"]], 300)
+        if rc != 0:
+            raise UsageError(f"strip failed on the runner: {err.strip()[:300]} (Debian: binutils)")
+        for script in ("device_tune.py", "gpu_device.py"):
+            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), script), os.path.join(stage, script))
+        # The C++ runtime the runner was linked against, for a GPU machine whose own is older.
+        os.makedirs(os.path.join(stage, "lib", "fallback"))
+        rc, out, _ = run(["ldd", self.host.env["runner"]], 60)
+        for line in out.splitlines() if rc == 0 else []:
+            parts = line.split()
+            if len(parts) >= 3 and parts[1] == "=>" and parts[0].startswith(("libstdc++.so", "libgcc_s.so")):
+                shutil.copyfile(os.path.realpath(parts[2]), os.path.join(stage, "lib", "fallback", parts[0]))
+        os.makedirs(os.path.dirname(os.path.abspath(self.args.device_pack)), exist_ok=True)
+        # xz's fastest preset: 13 MiB in about 5 s, where its default takes ten times as long for 9.
+        with tarfile.open(self.args.device_pack, "w:xz", preset=1) as tar:
+            for entry in sorted(os.listdir(stage)):
+                tar.add(os.path.join(stage, entry), arcname=entry)
+        size = os.path.getsize(self.args.device_pack)
+        print(f"packed {sum(len(s['candidates']) for s in steps)} candidates of {len(steps)} kernel(s) into "
+              f"{self.args.device_pack} ({size / 1048576:.1f} MiB). On the GPU machine:\n"
+              f"  mkdir -p /tmp/tune && tar -xJf {self.args.device_pack} -C /tmp/tune && "
+              f"python3 /tmp/tune/device_tune.py --out \"$OUT\"\n"
+              f"then here: tools/tune.sh --targets {backend} --device-import <OUT>/tuning_records.jsonl"
+              + (f" --work-dir {self.args.work_dir}" if self.args.work_dir else ""), flush=True)
+        return 0
+
+    def import_from_device(self):
+        """Reads device_tune.py's records of the packed plan into the database; writes the tables and
+        reports as a run on that device would have."""
+        try:
+            with open(self.device_plan_path()) as f:
+                manifest = json.load(f)
+        except OSError:
+            raise UsageError(f"--device-import: no packed plan in {self.device_plan_path()}: pack with "
+                             "--device-pack (same --work-dir) first")
+        if (manifest["halide"], manifest["generator_hash"], manifest["checker_hash"]) != (
+                self.halide_version, self.db.generator_hash, self.db.checker_hash):
+            raise UsageError("--device-import: the pack was made from other generator or checking sources (or "
+                             "another Halide); pack again and rerun it on the device")
+        try:
+            with open(self.args.device_import) as f:
+                records = [json.loads(line) for line in f if line.strip()]
+        except (OSError, json.JSONDecodeError) as e:
+            raise UsageError(f"--device-import {self.args.device_import}: {e}")
+        known = {(s["kernel"], s["target"], c["candidate"]) for s in manifest["kernels"] for c in s["candidates"]}
+        records = [r for r in records if r.get("kind") in ("check", "time")
+                   and (r.get("kernel"), r.get("target"), r.get("candidate")) in known]
+        devices = sorted({r["cpu"] for r in records})
+        if len(devices) != 1:
+            raise UsageError(f"--device-import: expected the records of one device, found {devices or 'none'}")
+        fields = ("kind", "kernel", "target", "candidate", "cpu", "scope", "node", "group")
+        have = {tuple(r.get(k) for k in fields) for r in self.db.records}
+        added = 0
+        for r in records:
+            if tuple(r.get(k) for k in fields) not in have:
+                self.db.add(r)
+                added += 1
+        print(f"imported {added} records ({len(records) - added} already held) measured on {devices[0]}", flush=True)
+        platform = copy.copy(self.gpu_platform(manifest["backend"]))
+        platform.device = devices[0]
+        plan = []
+        for step in manifest["kernels"]:
+            kernel = self.host.kernels[step["kernel"]]
+            target = next(t for t in kernel["targets"] if t["target"] == step["target"])
+            plan.append((platform, kernel, target, step["variant"], step["nodes"]))
+        return self.write_results(plan)
+
+    def write_results(self, plan):
+        """The tables (unless --no-tables) and a report per table, from what the database holds."""
         summaries = self.summarize(plan)
         if self.args.write_tables:
             report.write_tables(self.args.tables_dir, summaries, self.halide_version, self.work)
@@ -848,6 +981,13 @@ def parse_args(argv):
     p.add_argument("--runtime", action="store_true",
                    help="tune the run-time knobs (runtime/runtime_knobs.h) over the nodes instead of the kernels; "
                         "greedy unless --strategy exhaustive")
+    p.add_argument("--device-pack", metavar="FILE",
+                   help="one GPU target whose device is on another machine without this toolchain: generate "
+                        "every candidate and pack them with the runner into FILE (e.g. "
+                        ".device/onnxpool-gpu-tune.tar.xz) for tools/tuning/device_tune.py there")
+    p.add_argument("--device-import", metavar="RECORDS",
+                   help="the tuning_records.jsonl that device_tune.py wrote: into the database (the --work-dir of "
+                        "the pack), then the table and report")
     p.add_argument("--test-fault", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
 
@@ -890,6 +1030,12 @@ def parse_args(argv):
     if not nodes:
         raise UsageError("no nodes: the chosen --ops, --types and --ranks select no suite case")
     a.nodes = nodes
+    if a.device_pack or a.device_import:
+        if a.device_pack and a.device_import:
+            raise UsageError("--device-pack and --device-import are two steps: one at a time")
+        if a.runtime or not a.targets or len(a.targets) != 1 or a.targets[0] not in GPU_TARGETS:
+            raise UsageError(f"--device-pack and --device-import take one GPU target: --targets "
+                             f"{' or '.join(GPU_TARGETS)}, without --runtime")
     if a.max_candidates < 1 or a.rounds < 3 or a.count_calls < 1:
         raise UsageError("--max-candidates and --count-calls must be at least 1 and --rounds at least 3")
     return a

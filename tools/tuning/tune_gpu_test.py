@@ -5,14 +5,18 @@ MaxPool), on whatever OpenCL device is installed (PoCL on the CPU in CI): the GP
 reference on the device, the wrong one is rejected, the survivors are timed on the device, and the
 opencl table and report name the device, not the CPU. Then GlobalMaxPool with Mullapudi2016's GPU
 schedule, which Halide prints with undeclared Vars: frozen (tools/tuning/freeze.py mends it), right
-on every tiny node, and timed. Also: --targets cuda without an NVIDIA driver is refused, naming the
+on every tiny node, and timed. Then the flow for a GPU machine without this toolchain, on OpenCL:
+--device-pack, the pack unpacked and run by tools/tuning/device_tune.py with the system's python3,
+--device-import of its records into the table; and a CUDA pack made here without a driver. Also: --targets cuda without an NVIDIA driver is refused, naming the
 driver library, and writes nothing; a rerun measures nothing again."""
 
 import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
+import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -108,7 +112,59 @@ def main():
     expect(check.get("status") == "passed", f"the frozen GPU schedule failed its tiny checks: {check}")
     expect("mullapudi2016" in {x["candidate_label"] for x in recs if x["kind"] == "time"},
            "the frozen GPU schedule was not timed")
+    check_device_flow(a.build_dir, os.path.join(work, "device"), device)
     return finish()
+
+
+def check_device_flow(build_dir, work, device):
+    """Pack for a device, run the pack as a GPU machine would (its own python3, no toolchain), import."""
+    pack = os.path.join(work, "pack.tar.xz")
+    common = ["--build-dir", build_dir, "--work-dir", os.path.join(work, "tune"), "--tables-dir",
+              os.path.join(work, "tables"), "--shapes", NODE, "--kernels", KERNEL, "--knob", "gpu_tile_x=0,16",
+              "--knob", "gpu_tile_y=0", "--autoschedulers", "none", "--test-fault", "--rounds", "3"]
+    r = run_tune(common, ["--targets", "opencl", "--device-pack", pack])
+    expect(r.returncode == 0 and os.path.exists(pack), f"--device-pack failed: {r.returncode}")
+    if not os.path.exists(pack):
+        return
+    unpacked = os.path.join(work, "unpacked")
+    with tarfile.open(pack) as tar:
+        names = tar.getnames()
+        tar.extractall(unpacked)
+    expect({"plan.json", "device_tune.py", "gpu_device.py", "bin/onnxpool_tune_runner"} <= set(names),
+           f"the pack lacks a part: {sorted(names)[:12]}")
+    out = os.path.join(work, "out")
+    d = subprocess.run(["python3", os.path.join(unpacked, "device_tune.py"), "--out", out],
+                       capture_output=True, text=True, cwd=work, env={"PATH": os.environ.get("PATH", "")})
+    print(d.stdout[-2000:], d.stderr[-2000:])
+    expect(d.returncode == 0, f"device_tune.py failed: {d.returncode}")
+    records_file = os.path.join(out, "tuning_records.jsonl")
+    recs = records(records_file) if os.path.exists(records_file) else []
+    expect({x["label"]: x["status"] for x in recs if x["kind"] == "check"}
+           == {"hand": "passed", "gpu_tile_x=16": "passed", "test_fault=true": "rejected"},
+           f"the device's checks: {[(x['label'], x['status']) for x in recs if x['kind'] == 'check']}")
+    expect({x["candidate_label"] for x in recs if x["kind"] == "time"} == {"hand", "gpu_tile_x=16"}
+           and all(x["cpu"] == device for x in recs), "the device's timings or their device name")
+    r = run_tune(common, ["--targets", "opencl", "--device-import", records_file])
+    expect(r.returncode == 0 and f"imported {len(recs)} records" in r.stdout, f"--device-import failed: {r.returncode}")
+    tables = os.path.join(work, "tables", "opencl.json")
+    if expect(os.path.exists(tables), "--device-import wrote no table"):
+        with open(tables) as f:
+            row = json.load(f)["kernels"].get(KERNEL, {})
+        expect(list(row.get("by_cpu", {})) == [device], f"the imported row is not under {device}")
+    r = run_tune(common, ["--targets", "opencl", "--device-import", records_file])
+    expect(r.returncode == 0 and "imported 0 records" in r.stdout, "a second import added records again")
+    # CUDA: packed here, routed on OpenCL, generated for the CUDA target; no driver needed.
+    r = run_tune(common, ["--targets", "cuda", "--device-pack", os.path.join(work, "cuda.tar.xz"), "--work-dir",
+                          os.path.join(work, "cuda")])
+    plan_path = os.path.join(work, "cuda", "device-pack", "plan.json")
+    if expect(r.returncode == 0 and os.path.exists(plan_path), f"the CUDA pack failed: {r.returncode}"):
+        with open(plan_path) as f:
+            plan = json.load(f)
+        expect(plan["backend"] == "cuda" and all("-cuda-" in s["target"] for s in plan["kernels"])
+               and plan["kernels"] and plan["kernels"][0]["candidates"],
+               f"the CUDA pack's plan: {plan.get('backend')}, {[s['target'] for s in plan.get('kernels', [])]}")
+    r = run_tune(common, ["--targets", "avx2", "--device-pack", pack])
+    expect(r.returncode == 2 and "one GPU target" in r.stderr, "--device-pack on a CPU target was not refused")
 
 
 if __name__ == "__main__":

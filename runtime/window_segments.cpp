@@ -131,7 +131,7 @@ bool add_chunks(const AxisWindow& a, int64_t f0, int64_t f1, int64_t chunk, std:
     if (add_window_piece(a, o, end, pieces)) continue;
     if (end - o == 1 || end - o > kMostCalls) return false;
     for (int64_t w = o; w < end; ++w) {
-      if (!add_window_piece(a, w, w + 1, pieces)) return false;
+      if (!add_window_piece(a, w, w + 1, pieces) || pieces->size() > static_cast<size_t>(kMostCalls)) return false;
     }
   }
   return true;
@@ -245,6 +245,7 @@ bool make_plan(const KernelCall& call, SegmentPlan* plan) {
     if (calls > kMostCalls) return false;
   }
   Wide cost = 0;
+  bool every_call_fits = true;
   for_each_call(*plan, [&](const std::vector<size_t>& at) {
     const bool empty = any_of_kind(*plan, at, AxisPiece::Kind::kEmpty);
     const bool scattered = !empty && any_of_kind(*plan, at, AxisPiece::Kind::kPeriod);
@@ -255,9 +256,12 @@ bool make_plan(const KernelCall& call, SegmentPlan* plan) {
       taps = saturated(taps * w.output * w.kernel);
       outputs = saturated(outputs * plan->axes[i][at[i]].outputs);
       row_entries = saturated(row_entries * (i + 1 < at.size() ? Wide{w.output} : row_buffer_positions(w)));
+      // A call the kernel would refuse fails the plan before any segment runs, not half-way.
+      if (i + 1 == at.size() && row_buffer_too_large(w)) every_call_fits = false;
     }
     cost = saturated(cost + taps + row_entries + kCallOverheadTaps + (scattered ? outputs : 0));
   });
+  if (!every_call_fits) return false;
   // Rescaling AveragePool's divisors touches every output once more.
   if (call.count_include_pad) cost = saturated(cost + Wide{g.planes()} * g.output_plane_size());
   plan->cost = cost;

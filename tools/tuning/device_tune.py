@@ -66,7 +66,9 @@ def main():
     say(f"device_tune: {device}; {len(plan['kernels'])} kernel(s); packed {plan['packed']}")
     env = runner_env()
     runner = os.path.join(HERE, "bin", "onnxpool_tune_runner")
-    cache = os.path.join(a.out, "reference-cache")
+    # Beside the unpacked pack, not in OUT: the reference's outputs for the large nodes are tens of MB
+    # that need not come back.
+    cache = os.path.join(HERE, "reference-cache")
     start = time.monotonic()
 
     def run(cmd, timeout):

@@ -8,17 +8,15 @@ an autoscheduled candidate is offered to the build exactly when it was frozen (t
 frozen schedules from the host build), that the arm64 table and report say they hold instruction counts, that a rerun
 counts nothing again, and that --runtime refuses arm64."""
 
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import tune  # noqa: E402
-from tuning_test_support import expect, finish, records, run_tune  # noqa: E402
+from tuning_test_support import expect, finish, fresh_work, records, run_tune  # noqa: E402
 
 KERNEL = "onnxpool_maxpool_float32_1d"
 NODES = ["maxpool:1x4x301:k3:s2:p1x1", "maxpool:2x3x64:k2:s2"]
@@ -40,15 +38,7 @@ def count(arm_env, plugin, work, candidate, node, calls):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--build-dir", required=True, help="the host (x86-64) build")
-    p.add_argument("--arm-build-dir", required=True)
-    p.add_argument("--work-dir", required=True)
-    a = p.parse_args()
-    work = a.work_dir
-    shutil.rmtree(work, ignore_errors=True)
-    db = os.path.join(work, "results.jsonl")
-    tables = os.path.join(work, "tables")
+    a, work, db, tables = fresh_work("--arm-build-dir")
     common = ["--build-dir", a.build_dir, "--arm-build-dir", a.arm_build_dir, "--work-dir", work,
               "--tables-dir", tables, "--ops", "maxpool", "--shapes", *NODES, "--kernels", KERNEL,
               "--targets", "arm64", "--knob", "vector_multiple=0,2", "--autoschedulers", "adams2019",

@@ -7,7 +7,6 @@ autoscheduled schedule is right on the tiny nodes, that the wrong candidate is r
 wins, that the table and report are written, and that a rerun (also after an interruption or a
 change to the checking code) resumes instead of measuring again."""
 
-import argparse
 import json
 import os
 import shutil
@@ -15,21 +14,14 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tuning_test_support import expect, finish, records, run_tune  # noqa: E402
+from tuning_test_support import expect, finish, fresh_work, records, run_tune  # noqa: E402
 
 KERNEL = "onnxpool_maxpool_float32_1d"
 CANDIDATES = {"hand", "vector_multiple=2", "vector_multiple=4", "adams2019", "test_fault=true"}
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--build-dir", required=True)
-    p.add_argument("--work-dir", required=True)
-    a = p.parse_args()
-    work = a.work_dir
-    shutil.rmtree(work, ignore_errors=True)
-    db = os.path.join(work, "results.jsonl")
-    tables = os.path.join(work, "tables")
+    a, work, db, tables = fresh_work()
     common = ["--build-dir", a.build_dir, "--work-dir", work, "--tables-dir", tables, "--ops", "maxpool",
               "--shapes", "maxpool:1x4x301:k3:s2:p1x1", "maxpool:2x3x64:k2:s2", "--kernels", KERNEL,
               "--targets", "sse41", "--knob", "vector_multiple=0,2,4", "--autoschedulers", "adams2019", "--test-fault",

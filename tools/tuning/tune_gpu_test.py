@@ -10,10 +10,8 @@ on every tiny node, and timed. Then the flow for a GPU machine without this tool
 --device-import of its records into the table; and a CUDA pack made here without a driver. Also: --targets cuda without an NVIDIA driver is refused, naming the
 driver library, and writes nothing; a rerun measures nothing again."""
 
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -21,21 +19,14 @@ import tarfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gpu_device  # noqa: E402
-from tuning_test_support import expect, finish, records, run_tune  # noqa: E402
+from tuning_test_support import expect, finish, fresh_work, records, run_tune  # noqa: E402
 
 KERNEL = "onnxpool_maxpool_float32_2d"
 NODE = "maxpool:1x8x40x36:k3x3:s2x2:p1x1x1x1"
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--build-dir", required=True)
-    p.add_argument("--work-dir", required=True)
-    a = p.parse_args()
-    work = a.work_dir
-    shutil.rmtree(work, ignore_errors=True)
-    db = os.path.join(work, "results.jsonl")
-    tables = os.path.join(work, "tables")
+    a, work, db, tables = fresh_work()
     common = ["--build-dir", a.build_dir, "--work-dir", work, "--tables-dir", tables, "--shapes", NODE,
               "--kernels", KERNEL, "--knob", "gpu_tile_x=0,16", "--knob", "gpu_tile_y=0,4",
               "--autoschedulers", "anderson2021,li2018", "--test-fault", "--rounds", "3", "--jobs", "2"]

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <string>
 
+#include "scratch_allocator.h"
+
 namespace onnxpool::detail {
 
 // Passed as Halide's user_context on every call, so each call collects its
@@ -14,6 +16,9 @@ struct CallContext {
   // once (each refused its scratch): their messages append under the lock.
   std::mutex mutex;
   std::string error;
+  // The call's scratch blocks (scratch_allocator.h); they go to the shared
+  // cache with the context.
+  CallScratch scratch;
 };
 
 // Installs the handlers once; cheap to call on every entry.

@@ -1,11 +1,20 @@
-// Scratch memory for the kernels' row buffers, reused per thread.
+// Scratch memory for the kernels' buffers (row buffers, window stages).
 //
-// Why: each parallel task of a windowed kernel allocates its row buffer
-// (store_at the task loop), and on small planes a task is one plane: MaxPool
-// S3 (128 planes of 56x56) made 128 malloc/free pairs per call, about 5% of
-// its cpu-clock samples. A thread keeps the blocks it freed (a few, each up
-// to kLargestKept bytes) and hands them out again, so a call in steady state
-// makes no allocator calls at all.
+// Why a pool per call: a kernel's parallel tasks each take their scratch as
+// they start, and a task writes its rows of Y as soon as it has it. Taken
+// from the system one task at a time, a refusal after some tasks finished
+// left their rows of Y written. Every heap request of the kernels comes at
+// the start of a loop, before that loop writes anything, and each task asks
+// for what the call's first task asked for, or less (a tail task);
+// scratch_allocator.h says how the pool uses that. onnxpool_fault_injection_test
+// refuses each of a call's system allocations in turn, at 1, 2 and 4
+// threads, on every kernel family, and checks that Y is untouched.
+//
+// Why reuse: on small planes a task is one plane, so MaxPool S3 (128 planes
+// of 56x56) made 128 malloc/free pairs per call, about 5% of its cpu-clock
+// samples. Blocks freed during a call serve its later tasks, and the shared
+// cache keeps a few blocks (each up to kLargestKept bytes) for the next
+// calls.
 #include "scratch_allocator.h"
 
 #include <HalideRuntime.h>
@@ -13,106 +22,246 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
-#include <utility>
+
+#include "halide_glue.h"
+#include "thread_pool.h"
 
 namespace onnxpool::detail {
+
+// Lies in the kAlignment bytes in front of every block handed out.
+struct ScratchBlock {
+  void* allocation;        // what std::malloc returned
+  size_t capacity;         // usable bytes after the header's slot
+  ScratchBlock* next;      // in a free list
+  const void* provisioner;  // a spare: the thread it was provisioned by, which may not take it
+};
+
 namespace {
 
 // Halide's own allocator aligns to 128 bytes (the widest vector any target's
 // code assumes); so does this one.
 constexpr size_t kAlignment = 128;
-// Larger blocks go back to the system: keeping them would pin memory a
-// thread may never need again.
+static_assert(sizeof(ScratchBlock) <= kAlignment);
+// Larger blocks go back to the system: keeping them would pin memory no
+// call may need again.
 constexpr size_t kLargestKept = size_t(4) << 20;
-constexpr int kBlocksKept = 4;
+// One block per thread for a few calls' buffers.
+constexpr int kBlocksKept = 32;
 
-// Lies in the kAlignment bytes in front of every block handed out.
-struct BlockHeader {
-  void* allocation;  // what std::malloc returned
-  size_t capacity;   // usable bytes after the header's slot
-};
-
-BlockHeader* header_of(void* block) { return static_cast<BlockHeader*>(block) - 1; }
-
-void* new_block(size_t bytes) {
-  if (bytes > SIZE_MAX - 2 * kAlignment) return nullptr;
-  void* allocation = std::malloc(bytes + 2 * kAlignment);
-  if (allocation == nullptr) return nullptr;
-  // Leave room for the header, then round up to the alignment.
-  const uintptr_t start = reinterpret_cast<uintptr_t>(allocation) + sizeof(BlockHeader);
-  const uintptr_t aligned = (start + kAlignment - 1) & ~uintptr_t(kAlignment - 1);
-  void* block = reinterpret_cast<void*>(aligned);
-  *header_of(block) = BlockHeader{allocation, bytes};
-  return block;
+ScratchBlock* header_of(void* block) {
+  return reinterpret_cast<ScratchBlock*>(static_cast<uint8_t*>(block) - sizeof(ScratchBlock));
 }
+void* memory_of(ScratchBlock* header) { return reinterpret_cast<uint8_t*>(header) + sizeof(ScratchBlock); }
 
-void release_block(void* block) { std::free(header_of(block)->allocation); }
-
-struct ThreadBlocks {
-  void* blocks[kBlocksKept] = {};
-  int count = 0;
-
-  ~ThreadBlocks() {
-    for (int i = 0; i < count; ++i) release_block(blocks[i]);
-    count = 0;
-  }
-
-  // The smallest kept block that holds `bytes`, taken out of the cache.
-  void* take(size_t bytes) {
-    int best = -1;
-    for (int i = 0; i < count; ++i) {
-      const size_t capacity = header_of(blocks[i])->capacity;
-      if (capacity >= bytes && (best < 0 || capacity < header_of(blocks[best])->capacity)) best = i;
-    }
-    if (best < 0) return nullptr;
-    void* block = blocks[best];
-    blocks[best] = blocks[--count];
-    return block;
-  }
-
-  // Keeps `block` if there is room, else the smallest kept block makes way
-  // when `block` is larger (the next call is likely to want as much again).
-  void give(void* block) {
-    if (header_of(block)->capacity > kLargestKept) return release_block(block);
-    if (count < kBlocksKept) {
-      blocks[count++] = block;
-      return;
-    }
-    int smallest = 0;
-    for (int i = 1; i < count; ++i) {
-      if (header_of(blocks[i])->capacity < header_of(blocks[smallest])->capacity) smallest = i;
-    }
-    if (header_of(blocks[smallest])->capacity < header_of(block)->capacity) std::swap(blocks[smallest], block);
-    release_block(block);
-  }
-};
-
-thread_local ThreadBlocks t_blocks;
-
+// Injected refusals: system allocations that succeed first, then refusals.
+std::atomic<int> g_allocations_before_refusal{0};
 std::atomic<int> g_refusals{0};
+std::atomic<long> g_allocations{0};
 
-bool refuse_this_request() {
-  for (int left = g_refusals.load(std::memory_order_relaxed); left > 0; left = g_refusals.load()) {
+bool refuse_this_allocation() {
+  if (g_refusals.load(std::memory_order_relaxed) <= 0) return false;
+  for (int before = g_allocations_before_refusal.load(); before > 0; before = g_allocations_before_refusal.load()) {
+    if (g_allocations_before_refusal.compare_exchange_weak(before, before - 1)) return false;
+  }
+  for (int left = g_refusals.load(); left > 0; left = g_refusals.load()) {
     if (g_refusals.compare_exchange_weak(left, left - 1)) return true;
   }
   return false;
 }
 
-void* scratch_malloc(void* /*user_context*/, size_t bytes) {
-  if (refuse_this_request()) return nullptr;
-  if (void* block = t_blocks.take(bytes)) return block;
+ScratchBlock* new_block(size_t bytes) {
+  if (bytes > SIZE_MAX - 2 * kAlignment) return nullptr;
+  if (refuse_this_allocation()) return nullptr;
+  void* allocation = std::malloc(bytes + 2 * kAlignment);
+  if (allocation == nullptr) return nullptr;
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  // Leave room for the header, then round up to the alignment.
+  const uintptr_t start = reinterpret_cast<uintptr_t>(allocation) + sizeof(ScratchBlock);
+  const uintptr_t aligned = (start + kAlignment - 1) & ~uintptr_t(kAlignment - 1);
+  ScratchBlock* header = header_of(reinterpret_cast<void*>(aligned));
+  *header = ScratchBlock{allocation, bytes, nullptr, nullptr};
+  return header;
+}
+
+void release_block(ScratchBlock* header) { std::free(header->allocation); }
+
+// Unlinks and returns the smallest block of `*list` that holds `bytes` and
+// that `thread` may take; nullptr if none.
+ScratchBlock* take_best_fit(ScratchBlock** list, size_t bytes, const void* thread) {
+  ScratchBlock** best = nullptr;
+  for (ScratchBlock** link = list; *link != nullptr; link = &(*link)->next) {
+    const ScratchBlock* b = *link;
+    if (b->capacity < bytes || (thread != nullptr && b->provisioner == thread)) continue;
+    if (best == nullptr || b->capacity < (*best)->capacity) best = link;
+  }
+  if (best == nullptr) return nullptr;
+  ScratchBlock* found = *best;
+  *best = found->next;
+  found->next = nullptr;
+  found->provisioner = nullptr;
+  return found;
+}
+
+// Blocks that finished calls left, for the next calls.
+class SharedCache {
+ public:
+  ScratchBlock* take(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ScratchBlock* b = take_best_fit(&blocks_, bytes, nullptr);
+    if (b != nullptr) --count_;
+    return b;
+  }
+
+  // Keeps `b` if there is room, else the smallest kept block makes way
+  // when `b` is larger (the next call is likely to want as much again).
+  void give(ScratchBlock* b) {
+    if (b->capacity > kLargestKept) return release_block(b);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (count_ == kBlocksKept) {
+      ScratchBlock** smallest = &blocks_;
+      for (ScratchBlock** link = &blocks_; *link != nullptr; link = &(*link)->next) {
+        if ((*link)->capacity < (*smallest)->capacity) smallest = link;
+      }
+      if ((*smallest)->capacity >= b->capacity) return release_block(b);
+      ScratchBlock* out = *smallest;
+      *smallest = out->next;
+      release_block(out);
+      --count_;
+    }
+    b->provisioner = nullptr;
+    b->next = blocks_;
+    blocks_ = b;
+    ++count_;
+  }
+
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (blocks_ != nullptr) {
+      ScratchBlock* b = blocks_;
+      blocks_ = b->next;
+      release_block(b);
+    }
+    count_ = 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  ScratchBlock* blocks_ = nullptr;
+  int count_ = 0;
+};
+
+SharedCache& shared_cache() {
+  // Never destroyed: kernels may run from other static destructors.
+  static SharedCache* cache = new SharedCache;
+  return *cache;
+}
+
+ScratchBlock* cached_or_new(size_t bytes) {
+  if (ScratchBlock* b = shared_cache().take(bytes)) return b;
   return new_block(bytes);
 }
 
-void scratch_free(void* /*user_context*/, void* block) {
-  if (block != nullptr) t_blocks.give(block);
+// A tag that tells this thread's spares from others'.
+const void* this_thread_tag() {
+  static thread_local char tag;
+  return &tag;
+}
+
+void* scratch_malloc(void* user_context, size_t bytes) {
+  if (user_context == nullptr) {
+    ScratchBlock* b = cached_or_new(bytes);
+    return b == nullptr ? nullptr : memory_of(b);
+  }
+  return static_cast<CallContext*>(user_context)->scratch.take(bytes);
+}
+
+void scratch_free(void* user_context, void* block) {
+  if (block == nullptr) return;
+  if (user_context == nullptr) return shared_cache().give(header_of(block));
+  static_cast<CallContext*>(user_context)->scratch.give(block);
+}
+
+void give_all(ScratchBlock** list) {
+  while (*list != nullptr) {
+    ScratchBlock* b = *list;
+    *list = b->next;
+    shared_cache().give(b);
+  }
 }
 
 }  // namespace
 
-void refuse_scratch_requests_for_testing(int count) { g_refusals.store(count < 0 ? 0 : count); }
+CallScratch::~CallScratch() {
+  for (ScratchBlock*& list : freed_by_thread_) give_all(&list);
+  give_all(&shared_);
+}
+
+void* CallScratch::take(size_t bytes) {
+  if (refused_.load(std::memory_order_relaxed)) return nullptr;
+  const TaskThread thread = this_task_thread();
+  // A block this thread freed earlier in the call.
+  if (thread.index < kThreadLists) {
+    if (ScratchBlock* b = take_best_fit(&freed_by_thread_[thread.index], bytes, nullptr)) return memory_of(b);
+  }
+  const void* me = this_thread_tag();
+  std::lock_guard<std::mutex> lock(mutex_);
+  // The call has failed: its other tasks must not go on to write Y.
+  if (refused_.load()) return nullptr;
+  // A spare another thread provisioned.
+  if (ScratchBlock* b = take_best_fit(&shared_, bytes, me)) return memory_of(b);
+  // The first request of its kind: this thread's block and a spare for each
+  // other thread of the loop, or none of them.
+  ScratchBlock* spares = nullptr;
+  ScratchBlock* mine = cached_or_new(bytes);
+  for (int i = 1; i < thread.threads && mine != nullptr; ++i) {
+    ScratchBlock* spare = cached_or_new(bytes);
+    if (spare == nullptr) {
+      shared_cache().give(mine);
+      mine = nullptr;
+      break;
+    }
+    spare->provisioner = me;
+    spare->next = spares;
+    spares = spare;
+  }
+  if (mine == nullptr) {
+    give_all(&spares);
+    refused_.store(true);
+    return nullptr;
+  }
+  while (spares != nullptr) {
+    ScratchBlock* b = spares;
+    spares = b->next;
+    b->next = shared_;
+    shared_ = b;
+  }
+  return memory_of(mine);
+}
+
+void CallScratch::give(void* block) {
+  ScratchBlock* b = header_of(block);
+  b->provisioner = nullptr;
+  const TaskThread thread = this_task_thread();
+  if (thread.index < kThreadLists) {
+    b->next = freed_by_thread_[thread.index];
+    freed_by_thread_[thread.index] = b;
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  b->next = shared_;
+  shared_ = b;
+}
+
+void refuse_scratch_allocations_for_testing(int after, int count) {
+  g_allocations_before_refusal.store(after < 0 ? 0 : after);
+  g_refusals.store(count < 0 ? 0 : count);
+}
 
 int scratch_refusals_left() { return g_refusals.load(); }
+
+long scratch_allocations_made() { return g_allocations.load(); }
+
+void release_cached_scratch_for_testing() { shared_cache().clear(); }
 
 void install_scratch_allocator() {
   halide_set_custom_malloc(scratch_malloc);

@@ -1,16 +1,67 @@
-// The allocator behind the kernels' scratch buffers (halide_malloc): blocks
-// are reused by the thread that freed them (scratch_allocator.cpp says why).
+// The allocator behind the kernels' scratch buffers (halide_malloc).
+//
+// Each kernel call owns a CallScratch (in its CallContext, which Halide
+// passes to halide_malloc as user_context). A request that no free block of
+// the call fits is provisioned for every thread of the parallel loop making
+// it: one block for the requester and one spare for each other thread, all
+// taken at once, before the requesting task has written anything. The
+// other threads' tasks then find their blocks in the call's pool, so a
+// refusal from the system comes at the first task's request, when Y is
+// still untouched, not after some tasks have written their rows of Y
+// (scratch_allocator.cpp says what this rests on); and once one request
+// has failed, the call's later ones fail too, so no other task starts
+// writing. Blocks freed during the
+// call serve the call's later requests; at the call's end they go to a
+// shared cache that the next calls' provisioning draws from, so a call in
+// steady state makes no allocator calls at all.
 #pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
 
 namespace onnxpool::detail {
 
-// Makes halide_malloc/halide_free use the per-thread cache. Call once,
-// before the first kernel runs.
+struct ScratchBlock;
+
+class CallScratch {
+ public:
+  CallScratch() = default;
+  ~CallScratch();  // hands the call's blocks to the shared cache
+  CallScratch(const CallScratch&) = delete;
+  CallScratch& operator=(const CallScratch&) = delete;
+
+  // A block of at least `bytes` (128-byte aligned), or nullptr when the
+  // system refused the memory for it or for an earlier request of the call.
+  void* take(size_t bytes);
+  void give(void* block);
+
+ private:
+  // Blocks each thread of the call's parallel loops freed, by its index
+  // there: only that thread touches its list, so reuse takes no lock.
+  static constexpr int kThreadLists = 64;
+  ScratchBlock* freed_by_thread_[kThreadLists] = {};
+  std::mutex mutex_;
+  // Under mutex_: other threads' spares, and blocks freed by threads past
+  // kThreadLists.
+  ScratchBlock* shared_ = nullptr;
+  std::atomic<bool> refused_{false};  // once the system refused one, every request fails
+};
+
+// Makes halide_malloc/halide_free use the call's pool (or, for a request
+// without a CallContext, the shared cache). Call once, before the first
+// kernel runs.
 void install_scratch_allocator();
 
-// Tests: the next `count` scratch requests fail as a failed malloc does (a
-// kernel then returns Halide's out-of-memory error); what is left of them.
-void refuse_scratch_requests_for_testing(int count);
+// Tests: after the next `after` blocks taken from the system, the next
+// `count` requests to the system fail as a failed malloc does (a kernel
+// then returns Halide's out-of-memory error); what is left of them.
+void refuse_scratch_allocations_for_testing(int after, int count);
 int scratch_refusals_left();
+// Tests: blocks taken from the system since the program started.
+long scratch_allocations_made();
+// Tests: empties the shared cache, so the next call takes its blocks from
+// the system.
+void release_cached_scratch_for_testing();
 
 }  // namespace onnxpool::detail

@@ -1,5 +1,6 @@
 #include "thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -25,6 +26,9 @@ namespace {
 // How long an idle worker keeps polling before it sleeps.
 constexpr auto kSpinTime = std::chrono::microseconds(2000);
 
+// The job whose task this thread runs: its threads and this one's share.
+thread_local TaskThread t_task_thread;
+
 // A job's tasks are cut into one contiguous share per thread, the caller's
 // first. Each thread drains its own share, then helps with the others'. The
 // same thread gets the same share call after call, so the part of the input
@@ -48,6 +52,8 @@ struct Job {
   std::atomic<int> result{0};
 
   void run_share(int own) {
+    const TaskThread outer = t_task_thread;
+    t_task_thread = TaskThread{own, std::min(size, share_count)};
     for (int k = 0; k < share_count; ++k) {
       Share& share = shares[(own + k) % share_count];
       for (int i = share.next.fetch_add(1); i < share.end; i = share.next.fetch_add(1)) {
@@ -58,6 +64,7 @@ struct Job {
         }
       }
     }
+    t_task_thread = outer;
   }
 };
 
@@ -198,6 +205,8 @@ void set_parallel_threads(int threads) {
   g_wanted_threads.store(threads < 1 ? 1 : threads);
   g_refused_threads.store(0);
 }
+
+TaskThread this_task_thread() { return t_task_thread; }
 
 void refuse_thread_starts_for_testing(int after, int count) {
   g_starts_before_fault.store(after < 0 ? 0 : after);

@@ -18,6 +18,17 @@ namespace onnxpool::detail {
 using ParallelTask = int (*)(void* user_context, int task_number, uint8_t* closure);
 int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure);
 
+// Inside a task of a parallel job: how many threads may run the job's
+// tasks at once (its threads, or its task count if smaller), and which of
+// them this is (0: the caller). Elsewhere, and in jobs run on the calling
+// thread alone: {0, 1}. The scratch allocator provisions a block per thread
+// and keeps each thread's freed blocks apart (scratch_allocator.h).
+struct TaskThread {
+  int index = 0;
+  int threads = 1;
+};
+TaskThread this_task_thread();
+
 // Total threads including the caller; takes effect for the next job. When
 // the system refuses the pool's threads, jobs run on the calling thread
 // until the next call of this.

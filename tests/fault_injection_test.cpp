@@ -3,15 +3,16 @@
 // - a host buffer of the runtime's own that the system refuses (std::bad_alloc)
 //   ends the call in kInternal naming the operator, before any kernel ran,
 //   so Y keeps every byte it had; no exception leaves the API;
-// - a scratch request that malloc refuses ends the call in a status naming
-//   the failed allocation, never a crash; at one thread, where the first
-//   task's request is the first one refused, Y keeps every byte it had; and
-//   the next call runs and matches the reference again;
+// - a scratch block that malloc refuses, whichever of a call's it is and at
+//   any thread count, ends the call in a status naming the failed
+//   allocation, never a crash, with every byte of Y and Indices as it was;
+//   and the next call runs and matches the reference again;
 // - worker threads that the system refuses (a pids cgroup, RLIMIT_NPROC),
 //   the first or a later one, leave the calls on the calling thread with
 //   the reference's results, until set_num_threads asks again.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -35,7 +36,9 @@ namespace {
 using onnxpool::PoolOp;
 using onnxpool::detail::pool_threads_running;
 using onnxpool::detail::refuse_host_allocations_for_testing;
-using onnxpool::detail::refuse_scratch_requests_for_testing;
+using onnxpool::detail::refuse_scratch_allocations_for_testing;
+using onnxpool::detail::release_cached_scratch_for_testing;
+using onnxpool::detail::scratch_allocations_made;
 using onnxpool::detail::refuse_thread_starts_for_testing;
 using onnxpool::detail::scratch_refusals_left;
 using onnxpool::detail::stop_pool_for_testing;
@@ -104,7 +107,7 @@ class FaultInjection : public testing::Test {
  protected:
   void TearDown() override {
     refuse_host_allocations_for_testing(0);
-    refuse_scratch_requests_for_testing(0);
+    refuse_scratch_allocations_for_testing(0, 0);
     refuse_thread_starts_for_testing(0, 0);
     EXPECT_TRUE(onnxpool::set_num_threads(0).is_ok());
   }
@@ -131,49 +134,197 @@ TEST_F(FaultInjection, RefusedHostBufferEndsInAStatusAndLeavesYAsItWas) {
   }
 }
 
-TEST_F(FaultInjection, RefusedScratchEndsInAStatusAndLeavesYAsItWas) {
-  ASSERT_TRUE(onnxpool::set_num_threads(1).is_ok());
-  int refused_calls = 0;
-  for (PoolOp op : kEveryOperator) {
-    SCOPED_TRACE(onnxpool::op_name(op));
-    const uint64_t stream = kStreamBase + static_cast<uint64_t>(op);
-    const PoolCase c = fault_case(op, stream);
-    refuse_scratch_requests_for_testing(1);
-    const Call refused = call_into_unwritten(c);
-    if (scratch_refusals_left() == 0) {
-      // The kernel asked for scratch, was refused, and said so.
-      ++refused_calls;
-      EXPECT_FALSE(refused.status.is_ok());
-      EXPECT_EQ(refused.status.code(), onnxpool::StatusCode::kInternal);
-      EXPECT_NE(refused.status.message().find("Out of memory"), std::string::npos) << refused.status.message();
-      EXPECT_EQ(bytes_written(refused.Y), 0u) << "of " << refused.Y.byte_size() << " bytes of Y";
-    } else {
-      // A kernel that needs no heap scratch (its buffers fit on the stack):
-      // the refusal was never asked for, and the call is right.
-      EXPECT_TRUE(refused.status.is_ok()) << refused.status.message();
-    }
-    refuse_scratch_requests_for_testing(0);
-    EXPECT_TRUE(matches_reference(op, stream)) << "the call after the refusal";
-  }
-  // The separable kernels keep their row buffers on the heap at this width.
-  EXPECT_GE(refused_calls, 3) << "too few operators asked for scratch: the hook proved nothing";
+// A node whose kernel takes heap scratch, one per kernel family that does:
+// the separable 1D, 2D and 3D kernels (their row and plane buffers), MaxPool
+// with Indices, the flat-plane kernels, 16-bit and 8-bit types.
+struct ScratchNode {
+  std::string name;
+  PoolOp op;
+  ElementType type;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> kernel, strides, pads;
+  bool with_indices = false;
+};
+
+const std::vector<ScratchNode>& scratch_nodes() {
+  static const std::vector<ScratchNode> nodes{
+      {"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 227, 227}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+      {"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 227, 227}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, true},
+      {"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 227, 227}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}},
+      {"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 227, 227}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+      {"MaxPool float16 2D flat planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 64, 28, 28}, {3, 3}, {1, 1},
+       {1, 1, 1, 1}},
+      {"AveragePool float32 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat32, {1, 64, 28, 28}, {3, 3},
+       {1, 1}, {1, 1, 1, 1}},
+      {"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 8, 16, 40, 40}, {3, 3, 3},
+       {2, 2, 2}, {1, 1, 1, 1, 1, 1}},
+      {"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 8, 16, 40, 40}, {3, 3, 3}, {2, 2, 2},
+       {1, 1, 1, 1, 1, 1}, true},
+      {"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 20000}, {5}, {2}, {2, 2}},
+      {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 20000}, {5}, {2}, {2, 2}},
+  };
+  return nodes;
 }
 
-TEST_F(FaultInjection, RefusedScratchAtTwoThreadsEndsInAStatus) {
-  ASSERT_TRUE(onnxpool::set_num_threads(2).is_ok());
-  for (PoolOp op : {PoolOp::kMaxPool, PoolOp::kAveragePool, PoolOp::kLpPool}) {
-    SCOPED_TRACE(onnxpool::op_name(op));
-    const uint64_t stream = kStreamBase + 10 + static_cast<uint64_t>(op);
-    const PoolCase c = fault_case(op, stream);
-    for (int refusals : {1, 3}) {
-      refuse_scratch_requests_for_testing(refusals);
-      const Call refused = call_into_unwritten(c);
-      EXPECT_LT(scratch_refusals_left(), refusals) << "no scratch was asked for";
-      EXPECT_FALSE(refused.status.is_ok()) << refusals << " refusals";
-      EXPECT_NE(refused.status.message().find("Out of memory"), std::string::npos) << refused.status.message();
-      refuse_scratch_requests_for_testing(0);
+struct ScratchCall {
+  onnxpool::Status status;
+  size_t written = 0;  // bytes of Y (and Indices) that changed
+};
+
+class ScratchNodeRun {
+ public:
+  ScratchNodeRun(const ScratchNode& node, uint64_t stream) : node_(node) {
+    Random random(derive_seed(test_seed(), stream, 0));
+    HostTensor X(node.type, node.shape);
+    PoolSpec spec;
+    spec.kernel_shape = node.kernel;
+    spec.strides = node.strides;
+    spec.pads = node.pads;
+    spec.p = node.op == PoolOp::kLpPool ? 2 : 0;
+    if (node.op == PoolOp::kMaxPool) {
+      fill_with_ties(random, &X, 0.01);
+      max_case_ = make_max_pool_case(spec, std::move(X), node.with_indices);
+    } else {
+      // Magnitudes 0.5 to 1.5, exact in every float type: LpPool's float32
+      // sums are then trusted on every plane, so the call is one kernel
+      // launch (a plane they flag is redone by a second launch after the
+      // first wrote Y; RefusedScratchInLpPoolsExactRedoEndsInAStatus).
+      for (int64_t i = 0; i < X.size(); ++i) {
+        const double magnitude = static_cast<double>(random.between(32, 96)) / 64.0;
+        X.set(i, random.chance(0.5) ? magnitude : -magnitude);
+      }
+      pool_case_ = make_pool_case(node.op, spec, std::move(X));
     }
-    EXPECT_TRUE(matches_reference(op, stream)) << "the call after the refusals";
+  }
+
+  // The node into outputs filled with kUnwrittenByte.
+  ScratchCall run() const {
+    ScratchCall call;
+    if (node_.op == PoolOp::kMaxPool) {
+      MaxPoolResult out;
+      call.status = library_max_pool(max_case_, &out);
+      call.written = bytes_written(out.Y) + bytes_written(out.Indices);
+    } else {
+      HostTensor Y;
+      call.status = library_pool(pool_case_, &Y);
+      call.written = bytes_written(Y);
+    }
+    return call;
+  }
+
+  testing::AssertionResult matches_reference() const {
+    return node_.op == PoolOp::kMaxPool ? library_matches_reference(max_case_) : pool_matches_reference(pool_case_);
+  }
+
+ private:
+  ScratchNode node_;
+  MaxPoolCase max_case_;
+  PoolCase pool_case_;
+};
+
+// Blocks taken from the system by one run of `node` with an empty cache.
+long system_allocations_of(const ScratchNodeRun& node) {
+  release_cached_scratch_for_testing();
+  const long before = scratch_allocations_made();
+  const ScratchCall call = node.run();
+  EXPECT_TRUE(call.status.is_ok()) << call.status.message();
+  return scratch_allocations_made() - before;
+}
+
+// Each system allocation a node's call makes, refused in turn, at 1, 2 and
+// 4 threads: the call ends in Halide's out-of-memory status with Y and
+// Indices untouched, whichever allocation it was and whatever the other
+// threads' tasks had done by then; and the next call matches the reference.
+TEST_F(FaultInjection, EachRefusedScratchAllocationLeavesYAsItWas) {
+  int nodes_with_scratch = 0;
+  for (int threads : {1, 2, 4}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
+    for (size_t n = 0; n < scratch_nodes().size(); ++n) {
+      const ScratchNode& node = scratch_nodes()[n];
+      SCOPED_TRACE(node.name + " at " + std::to_string(threads) + " threads");
+      const ScratchNodeRun run(node, kStreamBase + 50 + n);
+      const long allocations = system_allocations_of(run);
+      if (threads == 1 && allocations > 0) ++nodes_with_scratch;
+      if (threads > 1) {
+        // Every thread's block is provisioned with the first request's.
+        EXPECT_GE(allocations, threads) << "the call's scratch was not provisioned for its threads";
+      }
+      for (long k = 0; k < allocations; ++k) {
+        release_cached_scratch_for_testing();
+        refuse_scratch_allocations_for_testing(static_cast<int>(k), 1);
+        const ScratchCall refused = run.run();
+        if (scratch_refusals_left() == 0) {
+          EXPECT_EQ(refused.status.code(), onnxpool::StatusCode::kInternal) << "allocation " << k;
+          EXPECT_NE(refused.status.message().find("Out of memory"), std::string::npos) << refused.status.message();
+          EXPECT_EQ(refused.written, 0u) << "bytes of Y and Indices written before allocation " << k << " was refused";
+        } else {
+          // This run made fewer allocations (its threads' tasks came in
+          // another order); it must then be a normal call.
+          EXPECT_GT(k, 0) << "the first allocation is always made";
+          EXPECT_TRUE(refused.status.is_ok()) << refused.status.message();
+        }
+        refuse_scratch_allocations_for_testing(0, 0);
+      }
+      EXPECT_TRUE(run.matches_reference()) << "the call after the refusals";
+    }
+  }
+  EXPECT_EQ(nodes_with_scratch, static_cast<int>(scratch_nodes().size()))
+      << "a node took no heap scratch: it no longer tests what it was chosen for";
+}
+
+// LpPool's float32 sums run first and write Y; planes whose outputs they may
+// have got wrong are then checked and redone by other kernels, whose scratch
+// is taken after Y was written. A refusal there still ends in a status
+// (Y then holds the first kernel's outputs, as include/onnxpool/pooling.h
+// says of a call that fails inside a kernel), and the next call is right.
+TEST_F(FaultInjection, RefusedScratchInLpPoolsExactRedoEndsInAStatus) {
+  ASSERT_TRUE(onnxpool::set_num_threads(2).is_ok());
+  Random random(derive_seed(test_seed(), kStreamBase + 70, 0));
+  HostTensor X(ElementType::kFloat32, {1, 16, 227, 227});
+  // Magnitudes near 2^-60: their squares underflow float32, so every plane
+  // is flagged and redone.
+  for (int64_t i = 0; i < X.size(); ++i) X.set(i, std::ldexp(static_cast<double>(random.between(32, 96)), -66));
+  PoolSpec spec;
+  spec.kernel_shape = {3, 3};
+  spec.strides = {2, 2};
+  spec.pads = {1, 1, 1, 1};
+  spec.p = 2;
+  const PoolCase c = make_pool_case(PoolOp::kLpPool, spec, std::move(X));
+  release_cached_scratch_for_testing();
+  const long before = scratch_allocations_made();
+  HostTensor Y;
+  ASSERT_TRUE(library_pool(c, &Y).is_ok());
+  const long allocations = scratch_allocations_made() - before;
+  EXPECT_GT(allocations, 2) << "the redo took no scratch of its own";
+  int refused = 0;
+  for (long k = 0; k < allocations; ++k) {
+    release_cached_scratch_for_testing();
+    refuse_scratch_allocations_for_testing(static_cast<int>(k), 1);
+    const Call call = call_into_unwritten(c);
+    if (scratch_refusals_left() == 0) {
+      ++refused;
+      EXPECT_EQ(call.status.code(), onnxpool::StatusCode::kInternal) << "allocation " << k;
+      EXPECT_NE(call.status.message().find("Out of memory"), std::string::npos) << call.status.message();
+    } else {
+      EXPECT_TRUE(call.status.is_ok()) << call.status.message();
+    }
+    refuse_scratch_allocations_for_testing(0, 0);
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_TRUE(pool_matches_reference(c)) << "the call after the refusals";
+}
+
+// In steady state a call's scratch comes from the blocks earlier calls left.
+TEST_F(FaultInjection, RepeatedCallsTakeNoNewScratch) {
+  for (int threads : {1, 2}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
+    const ScratchNodeRun run(scratch_nodes()[0], kStreamBase + 60);
+    ASSERT_TRUE(run.run().status.is_ok());
+    const long before = scratch_allocations_made();
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(run.run().status.is_ok());
+    EXPECT_EQ(scratch_allocations_made(), before) << "at " << threads << " threads";
   }
 }
 

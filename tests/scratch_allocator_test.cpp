@@ -1,8 +1,11 @@
 // The kernels' scratch allocator (runtime/scratch_allocator.h), white box:
-// once installed, halide_malloc hands out 128-byte aligned blocks, reuses the
-// block a thread freed for the next request it fits, keeps distinct live
-// blocks apart, survives blocks freed on another thread, and refuses a size
-// whose bookkeeping would overflow instead of returning a short block.
+// once installed, halide_malloc hands out 128-byte aligned blocks, reuses a
+// freed block for the next request it fits, keeps distinct live blocks
+// apart, survives blocks freed on another thread, and refuses a size whose
+// bookkeeping would overflow instead of returning a short block; a call's
+// pool reuses its own blocks without asking the system again, hands its
+// blocks to the next call, and once the system refused one request fails
+// every later one, even one a free block fits.
 #include <gtest/gtest.h>
 
 #include <HalideRuntime.h>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "halide_glue.h"
+#include "scratch_allocator.h"
 
 namespace onnxpool_test {
 namespace {
@@ -86,6 +90,42 @@ TEST_F(ScratchAllocatorTest, BlocksMayBeFreedOnAnotherThread) {
 TEST_F(ScratchAllocatorTest, OverflowingSizesAreRefused) {
   EXPECT_EQ(halide_malloc(nullptr, SIZE_MAX), nullptr);
   EXPECT_EQ(halide_malloc(nullptr, SIZE_MAX - 64), nullptr);
+}
+
+TEST_F(ScratchAllocatorTest, ACallReusesItsBlocksAndHandsThemToTheNext) {
+  using onnxpool::detail::scratch_allocations_made;
+  onnxpool::detail::release_cached_scratch_for_testing();
+  const long before = scratch_allocations_made();
+  {
+    onnxpool::detail::CallContext call;
+    void* first = halide_malloc(&call, 5000);
+    ASSERT_NE(first, nullptr);
+    halide_free(&call, first);
+    void* again = halide_malloc(&call, 4000);
+    EXPECT_EQ(again, first);
+    halide_free(&call, again);
+  }
+  EXPECT_EQ(scratch_allocations_made() - before, 1);
+  {
+    onnxpool::detail::CallContext next;
+    void* block = halide_malloc(&next, 5000);
+    ASSERT_NE(block, nullptr);
+    halide_free(&next, block);
+  }
+  EXPECT_EQ(scratch_allocations_made() - before, 1) << "the next call took a new block";
+}
+
+TEST_F(ScratchAllocatorTest, OnceRefusedACallGetsNoMoreBlocks) {
+  onnxpool::detail::release_cached_scratch_for_testing();
+  onnxpool::detail::CallContext call;
+  void* kept = halide_malloc(&call, 3000);
+  ASSERT_NE(kept, nullptr);
+  halide_free(&call, kept);  // free, and it fits the last request below
+  onnxpool::detail::refuse_scratch_allocations_for_testing(0, 1);
+  EXPECT_EQ(halide_malloc(&call, 1 << 20), nullptr);
+  EXPECT_EQ(onnxpool::detail::scratch_refusals_left(), 0);
+  EXPECT_EQ(halide_malloc(&call, 100), nullptr) << "a refused call handed out another block";
+  onnxpool::detail::refuse_scratch_allocations_for_testing(0, 0);
 }
 
 }  // namespace

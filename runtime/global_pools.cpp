@@ -3,6 +3,7 @@
 #include "kernel_launch.h"
 #include "operator_setup.h"
 #include "onnxpool/pooling.h"
+#include "scratch_allocator.h"
 
 namespace onnxpool {
 namespace {
@@ -18,12 +19,17 @@ Status run_global(PoolOp op, const PoolAttributes& attributes, const TensorView&
 }  // namespace
 
 Status global_max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("GlobalMaxPool", [&] { return run_global(PoolOp::kGlobalMaxPool, attributes, X, Y); });
+  return detail::guarded_call("GlobalMaxPool", [&] {
+    const detail::ScratchScope scratch;  // one pool for every launch of the call
+    return run_global(PoolOp::kGlobalMaxPool, attributes, X, Y);
+  });
 }
 
 Status global_average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("GlobalAveragePool",
-                              [&] { return run_global(PoolOp::kGlobalAveragePool, attributes, X, Y); });
+  return detail::guarded_call("GlobalAveragePool", [&] {
+    const detail::ScratchScope scratch;  // one pool for every launch of the call
+    return run_global(PoolOp::kGlobalAveragePool, attributes, X, Y);
+  });
 }
 
 }  // namespace onnxpool

@@ -16,9 +16,9 @@ struct CallContext {
   // once (each refused its scratch): their messages append under the lock.
   std::mutex mutex;
   std::string error;
-  // The call's scratch blocks (scratch_allocator.h); they go to the shared
-  // cache with the context.
-  CallScratch scratch;
+  // The call's scratch blocks (scratch_allocator.h): the enclosing public
+  // call's pool, or one of its own.
+  ScratchScope scratch;
 };
 
 // Installs the handlers once; cheap to call on every entry.

@@ -9,6 +9,7 @@
 #include "onnxpool/pooling.h"
 #include "tensor_checks.h"
 #include "window_geometry.h"
+#include "scratch_allocator.h"
 
 namespace onnxpool {
 namespace {
@@ -67,7 +68,10 @@ Status run_max_pool(const PoolAttributes& attributes, const TensorView& X, const
 
 Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
                 const TensorView* Indices) {
-  return detail::guarded_call("MaxPool", [&] { return run_max_pool(attributes, X, Y, Indices); });
+  return detail::guarded_call("MaxPool", [&] {
+    const detail::ScratchScope scratch;  // one pool for every launch of the call
+    return run_max_pool(attributes, X, Y, Indices);
+  });
 }
 
 }  // namespace onnxpool

@@ -30,13 +30,16 @@ namespace onnxpool::detail {
 
 // Lies in the kAlignment bytes in front of every block handed out.
 struct ScratchBlock {
-  void* allocation;        // what std::malloc returned
-  size_t capacity;         // usable bytes after the header's slot
-  ScratchBlock* next;      // in a free list
+  void* allocation;         // what std::malloc returned
+  size_t capacity;          // usable bytes after the header's slot
+  ScratchBlock* next;       // in a free list
   const void* provisioner;  // a spare: the thread it was provisioned by, which may not take it
+  uint32_t batch;           // a spare: its provisioning's number in the call; else kNoBatch
 };
 
 namespace {
+
+constexpr uint32_t kNoBatch = UINT32_MAX;
 
 // Halide's own allocator aligns to 128 bytes (the widest vector any target's
 // code assumes); so does this one.
@@ -79,19 +82,20 @@ ScratchBlock* new_block(size_t bytes) {
   const uintptr_t start = reinterpret_cast<uintptr_t>(allocation) + sizeof(ScratchBlock);
   const uintptr_t aligned = (start + kAlignment - 1) & ~uintptr_t(kAlignment - 1);
   ScratchBlock* header = header_of(reinterpret_cast<void*>(aligned));
-  *header = ScratchBlock{allocation, bytes, nullptr, nullptr};
+  *header = ScratchBlock{allocation, bytes, nullptr, nullptr, kNoBatch};
   return header;
 }
 
 void release_block(ScratchBlock* header) { std::free(header->allocation); }
 
 // Unlinks and returns the smallest block of `*list` that holds `bytes` and
-// that `thread` may take; nullptr if none.
-ScratchBlock* take_best_fit(ScratchBlock** list, size_t bytes, const void* thread) {
+// that `may_take` allows; nullptr if none.
+template <typename MayTake>
+ScratchBlock* take_best_fit(ScratchBlock** list, size_t bytes, MayTake may_take) {
   ScratchBlock** best = nullptr;
   for (ScratchBlock** link = list; *link != nullptr; link = &(*link)->next) {
     const ScratchBlock* b = *link;
-    if (b->capacity < bytes || (thread != nullptr && b->provisioner == thread)) continue;
+    if (b->capacity < bytes || !may_take(*b)) continue;
     if (best == nullptr || b->capacity < (*best)->capacity) best = link;
   }
   if (best == nullptr) return nullptr;
@@ -102,12 +106,16 @@ ScratchBlock* take_best_fit(ScratchBlock** list, size_t bytes, const void* threa
   return found;
 }
 
+ScratchBlock* take_best_fit(ScratchBlock** list, size_t bytes) {
+  return take_best_fit(list, bytes, [](const ScratchBlock&) { return true; });
+}
+
 // Blocks that finished calls left, for the next calls.
 class SharedCache {
  public:
   ScratchBlock* take(size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
-    ScratchBlock* b = take_best_fit(&blocks_, bytes, nullptr);
+    ScratchBlock* b = take_best_fit(&blocks_, bytes);
     if (b != nullptr) --count_;
     return b;
   }
@@ -129,6 +137,7 @@ class SharedCache {
       --count_;
     }
     b->provisioner = nullptr;
+    b->batch = kNoBatch;
     b->next = blocks_;
     blocks_ = b;
     ++count_;
@@ -172,13 +181,13 @@ void* scratch_malloc(void* user_context, size_t bytes) {
     ScratchBlock* b = cached_or_new(bytes);
     return b == nullptr ? nullptr : memory_of(b);
   }
-  return static_cast<CallContext*>(user_context)->scratch.take(bytes);
+  return static_cast<CallContext*>(user_context)->scratch.pool().take(bytes);
 }
 
 void scratch_free(void* user_context, void* block) {
   if (block == nullptr) return;
   if (user_context == nullptr) return shared_cache().give(header_of(block));
-  static_cast<CallContext*>(user_context)->scratch.give(block);
+  static_cast<CallContext*>(user_context)->scratch.pool().give(block);
 }
 
 void give_all(ScratchBlock** list) {
@@ -191,6 +200,17 @@ void give_all(ScratchBlock** list) {
 
 }  // namespace
 
+// The outermost ScratchScope's pool on this thread, if any.
+thread_local CallScratch* t_scope_pool = nullptr;
+
+ScratchScope::ScratchScope() : pool_(t_scope_pool != nullptr ? t_scope_pool : &own_) {
+  if (pool_ == &own_) t_scope_pool = &own_;
+}
+
+ScratchScope::~ScratchScope() {
+  if (pool_ == &own_) t_scope_pool = nullptr;
+}
+
 CallScratch::~CallScratch() {
   for (ScratchBlock*& list : freed_by_thread_) give_all(&list);
   give_all(&shared_);
@@ -201,14 +221,24 @@ void* CallScratch::take(size_t bytes) {
   const TaskThread thread = this_task_thread();
   // A block this thread freed earlier in the call.
   if (thread.index < kThreadLists) {
-    if (ScratchBlock* b = take_best_fit(&freed_by_thread_[thread.index], bytes, nullptr)) return memory_of(b);
+    if (ScratchBlock* b = take_best_fit(&freed_by_thread_[thread.index], bytes)) return memory_of(b);
   }
   const void* me = this_thread_tag();
   std::lock_guard<std::mutex> lock(mutex_);
   // The call has failed: its other tasks must not go on to write Y.
   if (refused_.load()) return nullptr;
-  // A spare another thread provisioned.
-  if (ScratchBlock* b = take_best_fit(&shared_, bytes, me)) return memory_of(b);
+  // A spare another thread provisioned, at most one from each of its
+  // provisionings: a task that holds two blocks of one size must not take
+  // both spares another thread's first task will ask for, and then write Y
+  // before that thread provisions again.
+  uint64_t* taken = thread.index < kThreadLists ? &batches_taken_[thread.index] : nullptr;
+  const auto may_take = [&](const ScratchBlock& b) {
+    return b.provisioner != me && (taken == nullptr || b.batch >= 64 || (*taken >> b.batch & 1) == 0);
+  };
+  if (ScratchBlock* b = take_best_fit(&shared_, bytes, may_take)) {
+    if (taken != nullptr && b->batch < 64) *taken |= uint64_t{1} << b->batch;
+    return memory_of(b);
+  }
   // The first request of its kind: this thread's block and a spare for each
   // other thread of the loop, or none of them.
   ScratchBlock* spares = nullptr;
@@ -221,9 +251,11 @@ void* CallScratch::take(size_t bytes) {
       break;
     }
     spare->provisioner = me;
+    spare->batch = batches_;
     spare->next = spares;
     spares = spare;
   }
+  ++batches_;
   if (mine == nullptr) {
     give_all(&spares);
     refused_.store(true);
@@ -241,6 +273,7 @@ void* CallScratch::take(size_t bytes) {
 void CallScratch::give(void* block) {
   ScratchBlock* b = header_of(block);
   b->provisioner = nullptr;
+  b->batch = kNoBatch;
   const TaskThread thread = this_task_thread();
   if (thread.index < kThreadLists) {
     b->next = freed_by_thread_[thread.index];

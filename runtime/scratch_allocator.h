@@ -1,23 +1,25 @@
 // The allocator behind the kernels' scratch buffers (halide_malloc).
 //
-// Each kernel call owns a CallScratch (in its CallContext, which Halide
-// passes to halide_malloc as user_context). A request that no free block of
-// the call fits is provisioned for every thread of the parallel loop making
-// it: one block for the requester and one spare for each other thread, all
-// taken at once, before the requesting task has written anything. The
-// other threads' tasks then find their blocks in the call's pool, so a
-// refusal from the system comes at the first task's request, when Y is
-// still untouched, not after some tasks have written their rows of Y
-// (scratch_allocator.cpp says what this rests on); and once one request
-// has failed, the call's later ones fail too, so no other task starts
-// writing. Blocks freed during the
-// call serve the call's later requests; at the call's end they go to a
-// shared cache that the next calls' provisioning draws from, so a call in
-// steady state makes no allocator calls at all.
+// Each public call owns a CallScratch (ScratchScope; Halide passes the
+// launch's CallContext to halide_malloc as user_context). A request that no
+// free block of the call fits is provisioned for every thread of the
+// parallel loop making it: one block for the requester and one spare for
+// each other thread, all taken at once, before the requesting task has
+// written anything (another thread takes at most one spare from each such
+// provisioning). The other threads' tasks then find their blocks in the
+// call's pool, so a refusal from the system comes at the first task's
+// request, when Y is still untouched, not after some tasks have written
+// their rows of Y (scratch_allocator.cpp says what this rests on); and once
+// one request has failed, the call's later ones fail too, so no other task
+// starts writing. Blocks freed during the call serve its later requests; at
+// the call's end they go to a shared cache that the next calls'
+// provisioning draws from, so a call in steady state makes no allocator
+// calls at all.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 
 namespace onnxpool::detail {
@@ -43,9 +45,30 @@ class CallScratch {
   ScratchBlock* freed_by_thread_[kThreadLists] = {};
   std::mutex mutex_;
   // Under mutex_: other threads' spares, and blocks freed by threads past
-  // kThreadLists.
+  // kThreadLists; the provisionings so far, and per thread the ones (of the
+  // first 64) it took a spare from.
   ScratchBlock* shared_ = nullptr;
+  uint32_t batches_ = 0;
+  uint64_t batches_taken_[kThreadLists] = {};
   std::atomic<bool> refused_{false};  // once the system refused one, every request fails
+};
+
+// The pool of the public call running on this thread. The first scope on a
+// thread (an operator's entry point) owns one; the scopes inside it (each
+// kernel launch's CallContext) use that one, so a call that launches again
+// (pieces of a large plane, segments, LpPool's redo) finds the blocks its
+// first launch took instead of asking the system after Y was written.
+class ScratchScope {
+ public:
+  ScratchScope();
+  ~ScratchScope();
+  ScratchScope(const ScratchScope&) = delete;
+  ScratchScope& operator=(const ScratchScope&) = delete;
+  CallScratch& pool() { return *pool_; }
+
+ private:
+  CallScratch own_;
+  CallScratch* pool_;
 };
 
 // Makes halide_malloc/halide_free use the call's pool (or, for a request

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "call_guard.h"
+#include "large_planes.h"
 #include "onnxpool/pooling.h"
 #include "scratch_allocator.h"
 #include "support/float_type_info.h"
@@ -34,7 +35,9 @@ namespace onnxpool_test {
 namespace {
 
 using onnxpool::PoolOp;
+using onnxpool::detail::calls_run_in_pieces;
 using onnxpool::detail::pool_threads_running;
+using onnxpool::detail::set_max_kernel_buffer_bytes_for_testing;
 using onnxpool::detail::refuse_host_allocations_for_testing;
 using onnxpool::detail::refuse_scratch_allocations_for_testing;
 using onnxpool::detail::release_cached_scratch_for_testing;
@@ -136,7 +139,8 @@ TEST_F(FaultInjection, RefusedHostBufferEndsInAStatusAndLeavesYAsItWas) {
 
 // A node whose kernel takes heap scratch, one per kernel family that does:
 // the separable 1D, 2D and 3D kernels (their row and plane buffers), MaxPool
-// with Indices, the flat-plane kernels, 16-bit and 8-bit types.
+// with Indices, the flat-plane kernels, 16-bit and 8-bit types; and calls
+// that run in pieces, whose later launches find the blocks the first took.
 struct ScratchNode {
   std::string name;
   PoolOp op;
@@ -144,6 +148,10 @@ struct ScratchNode {
   std::vector<int64_t> shape;
   std::vector<int64_t> kernel, strides, pads;
   bool with_indices = false;
+  // > 0: the kernels are taken to accept buffers of at most this many
+  // bytes, so the call runs as several launches (large_planes.h), the later
+  // ones after the first wrote Y.
+  int64_t buffer_limit = 0;
 };
 
 const std::vector<ScratchNode>& scratch_nodes() {
@@ -164,9 +172,19 @@ const std::vector<ScratchNode>& scratch_nodes() {
        {1, 1, 1, 1, 1, 1}, true},
       {"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 20000}, {5}, {2}, {2, 2}},
       {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 20000}, {5}, {2}, {2, 2}},
+      {"MaxPool float32 2D in pieces", PoolOp::kMaxPool, ElementType::kFloat32, {1, 4, 300, 227}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, false, 100000},
+      {"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
+       {2, 2}, false, 100000},
   };
   return nodes;
 }
+
+// Sets the kernels' buffer limit for a scope (0: the real one).
+struct BufferLimit {
+  explicit BufferLimit(int64_t bytes) { set_max_kernel_buffer_bytes_for_testing(bytes); }
+  ~BufferLimit() { set_max_kernel_buffer_bytes_for_testing(0); }
+};
 
 struct ScratchCall {
   onnxpool::Status status;
@@ -201,6 +219,7 @@ class ScratchNodeRun {
 
   // The node into outputs filled with kUnwrittenByte.
   ScratchCall run() const {
+    const BufferLimit limit(node_.buffer_limit);
     ScratchCall call;
     if (node_.op == PoolOp::kMaxPool) {
       MaxPoolResult out;
@@ -215,6 +234,7 @@ class ScratchNodeRun {
   }
 
   testing::AssertionResult matches_reference() const {
+    const BufferLimit limit(node_.buffer_limit);
     return node_.op == PoolOp::kMaxPool ? library_matches_reference(max_case_) : pool_matches_reference(pool_case_);
   }
 
@@ -245,11 +265,14 @@ TEST_F(FaultInjection, EachRefusedScratchAllocationLeavesYAsItWas) {
       const ScratchNode& node = scratch_nodes()[n];
       SCOPED_TRACE(node.name + " at " + std::to_string(threads) + " threads");
       const ScratchNodeRun run(node, kStreamBase + 50 + n);
+      const int64_t pieces_before = calls_run_in_pieces();
       const long allocations = system_allocations_of(run);
+      EXPECT_EQ(calls_run_in_pieces() > pieces_before, node.buffer_limit > 0) << "pieces, or none, as the node says";
       if (threads == 1 && allocations > 0) ++nodes_with_scratch;
       if (threads > 1) {
-        // Every thread's block is provisioned with the first request's.
-        EXPECT_GE(allocations, threads) << "the call's scratch was not provisioned for its threads";
+        // The other threads' blocks are provisioned with the first request's
+        // (one per thread, or per task where a launch has fewer tasks).
+        EXPECT_GE(allocations, 2) << "the call's scratch was not provisioned for its threads";
       }
       for (long k = 0; k < allocations; ++k) {
         release_cached_scratch_for_testing();

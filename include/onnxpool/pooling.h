@@ -1,7 +1,10 @@
 // The pooling entry points. Every call validates its arguments first and, on
 // error, returns a status that names the offending attribute or tensor and
-// writes nothing. A call that fails later, inside a kernel (kInternal, e.g.
-// memory the system refused), may have written part of Y and Indices.
+// writes nothing. Memory the system refuses (kInternal, "out of memory")
+// leaves Y and Indices as they were too, except in calls that launch again
+// after writing them (LpPool planes redone exactly, windows far past X run
+// in segments, planes past 2^31 bytes run in pieces; docs/reliability.md).
+// Any other failure inside a kernel may have written part of Y and Indices.
 // Calls are safe from many threads at once.
 #pragma once
 

@@ -29,6 +29,14 @@ void on_halide_error(void* user_context, const char* message) {
   context->error += message;
 }
 
+// Halide's parallel loops: the thread pool's, then the call's scratch pool
+// hears that the loop is over (CallScratch::after_parallel_loop).
+int do_par_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
+  const int result = parallel_for(user_context, task, min, size, closure);
+  if (user_context != nullptr) static_cast<CallContext*>(user_context)->scratch.pool().after_parallel_loop();
+  return result;
+}
+
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 void apply_thread_count() {
@@ -42,8 +50,7 @@ void ensure_halide_configured() {
   static std::once_flag once;
   std::call_once(once, [] {
     halide_set_error_handler(on_halide_error);
-    // parallel_for has halide_do_par_for's signature.
-    halide_set_custom_do_par_for(parallel_for);
+    halide_set_custom_do_par_for(do_par_for);
     install_scratch_allocator();
     use_cuda_primary_context();
     watch_device_allocations();

@@ -285,6 +285,21 @@ void CallScratch::give(void* block) {
   shared_ = b;
 }
 
+void CallScratch::after_parallel_loop() {
+  // A loop nested in another's task: the outer loop's threads still use
+  // their lists.
+  if (this_task_thread().threads > 1) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (ScratchBlock*& list : freed_by_thread_) {
+    while (list != nullptr) {
+      ScratchBlock* b = list;
+      list = b->next;
+      b->next = shared_;
+      shared_ = b;
+    }
+  }
+}
+
 void refuse_scratch_allocations_for_testing(int after, int count) {
   g_allocations_before_refusal.store(after < 0 ? 0 : after);
   g_refusals.store(count < 0 ? 0 : count);

@@ -37,6 +37,10 @@ class CallScratch {
   // system refused the memory for it or for an earlier request of the call.
   void* take(size_t bytes);
   void give(void* block);
+  // After each parallel loop of the call: the blocks its threads freed go
+  // where any thread of the next loop finds them (the next loop's threads,
+  // or the next piece's, need not be the same ones).
+  void after_parallel_loop();
 
  private:
   // Blocks each thread of the call's parallel loops freed, by its index

@@ -7,8 +7,8 @@
 #include "flat_plane.h"
 #include "halving.h"
 #include "kernel_launch.h"
-#include "operator_setup.h"
 #include "onnxpool/pooling.h"
+#include "operator_setup.h"
 #include "scratch_allocator.h"
 
 namespace onnxpool {

@@ -1,8 +1,8 @@
 // GlobalMaxPool and GlobalAveragePool entry points (GlobalLpPool: lp_pool.cpp).
 #include "call_guard.h"
 #include "kernel_launch.h"
-#include "operator_setup.h"
 #include "onnxpool/pooling.h"
+#include "operator_setup.h"
 #include "scratch_allocator.h"
 
 namespace onnxpool {

@@ -7,8 +7,8 @@
 #include "empty_input.h"
 #include "float32_lp.h"
 #include "kernel_launch.h"
-#include "operator_setup.h"
 #include "onnxpool/pooling.h"
+#include "operator_setup.h"
 #include "scratch_allocator.h"
 
 namespace onnxpool {

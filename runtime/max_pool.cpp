@@ -5,11 +5,11 @@
 #include "halving.h"
 #include "kernel_launch.h"
 #include "kernel_registry.h"
-#include "operator_setup.h"
 #include "onnxpool/pooling.h"
+#include "operator_setup.h"
+#include "scratch_allocator.h"
 #include "tensor_checks.h"
 #include "window_geometry.h"
-#include "scratch_allocator.h"
 
 namespace onnxpool {
 namespace {

@@ -4,11 +4,13 @@
 // they start, and a task writes its rows of Y as soon as it has it. Taken
 // from the system one task at a time, a refusal after some tasks finished
 // left their rows of Y written. Every heap request of the kernels comes at
-// the start of a loop, before that loop writes anything, and each task asks
-// for what the call's first task asked for, or less (a tail task);
-// scratch_allocator.h says how the pool uses that. onnxpool_fault_injection_test
-// refuses each of a call's system allocations in turn, at 1, 2 and 4
-// threads, on every kernel family, and checks that Y is untouched.
+// the start of a loop, before that loop writes anything, and a task asks for
+// what the call's full tasks ask for, or less (a remainder task);
+// scratch_allocator.h says how the pool uses that. What it cannot cover: a
+// thread whose first task is a remainder task provisions that smaller size
+// (docs/reliability.md, "Still open"). onnxpool_fault_injection_test refuses
+// each of a call's system allocations in turn, at 1, 2 and 4 threads, on
+// every kernel family, and checks that Y is untouched.
 //
 // Why reuse: on small planes a task is one plane, so MaxPool S3 (128 planes
 // of 56x56) made 128 malloc/free pairs per call, about 5% of its cpu-clock
@@ -198,10 +200,10 @@ void give_all(ScratchBlock** list) {
   }
 }
 
-}  // namespace
-
 // The outermost ScratchScope's pool on this thread, if any.
 thread_local CallScratch* t_scope_pool = nullptr;
+
+}  // namespace
 
 ScratchScope::ScratchScope() : pool_(t_scope_pool != nullptr ? t_scope_pool : &own_) {
   if (pool_ == &own_) t_scope_pool = &own_;

@@ -9,9 +9,9 @@
 // provisioning). The other threads' tasks then find their blocks in the
 // call's pool, so a refusal from the system comes at the first task's
 // request, when Y is still untouched, not after some tasks have written
-// their rows of Y (scratch_allocator.cpp says what this rests on); and once
-// one request has failed, the call's later ones fail too, so no other task
-// starts writing. Blocks freed during the call serve its later requests; at
+// their rows of Y (scratch_allocator.cpp says what this rests on, and the
+// one case it misses); and once one request has failed, the call's later
+// ones fail too, so no other task starts writing. Blocks freed during the call serve its later requests; at
 // the call's end they go to a shared cache that the next calls'
 // provisioning draws from, so a call in steady state makes no allocator
 // calls at all.

@@ -7,9 +7,8 @@
 #include "flat_plane.h"
 #include "halving.h"
 #include "kernel_launch.h"
-#include "onnxpool/pooling.h"
 #include "operator_setup.h"
-#include "scratch_allocator.h"
+#include "onnxpool/pooling.h"
 
 namespace onnxpool {
 
@@ -44,10 +43,7 @@ Status run_average_pool(const PoolAttributes& attributes, const TensorView& X, c
 }  // namespace
 
 Status average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("AveragePool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_average_pool(attributes, X, Y);
-  });
+  return detail::guarded_call("AveragePool", [&] { return run_average_pool(attributes, X, Y); });
 }
 
 }  // namespace onnxpool

@@ -12,6 +12,7 @@
 
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
+#include "scratch_allocator.h"
 
 namespace onnxpool::detail {
 
@@ -19,10 +20,13 @@ Status out_of_memory(const char* where);
 Status unexpected_exception(const char* where, const std::exception& e);
 
 // body() returns a Status; guarded_call returns it, or what it threw as one.
+// One scratch pool serves every kernel launch of the call (ScratchScope), so
+// a call that launches again finds the blocks its first launch took.
 template <class Body>
 Status guarded_call(const char* where, Body&& body) noexcept {
   try {
     try {
+      const ScratchScope scratch;
       return body();
     } catch (const std::bad_alloc&) {
       return out_of_memory(where);

@@ -1,9 +1,8 @@
 // GlobalMaxPool and GlobalAveragePool entry points (GlobalLpPool: lp_pool.cpp).
 #include "call_guard.h"
 #include "kernel_launch.h"
-#include "onnxpool/pooling.h"
 #include "operator_setup.h"
-#include "scratch_allocator.h"
+#include "onnxpool/pooling.h"
 
 namespace onnxpool {
 namespace {
@@ -19,17 +18,12 @@ Status run_global(PoolOp op, const PoolAttributes& attributes, const TensorView&
 }  // namespace
 
 Status global_max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("GlobalMaxPool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_global(PoolOp::kGlobalMaxPool, attributes, X, Y);
-  });
+  return detail::guarded_call("GlobalMaxPool", [&] { return run_global(PoolOp::kGlobalMaxPool, attributes, X, Y); });
 }
 
 Status global_average_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("GlobalAveragePool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_global(PoolOp::kGlobalAveragePool, attributes, X, Y);
-  });
+  return detail::guarded_call("GlobalAveragePool",
+                              [&] { return run_global(PoolOp::kGlobalAveragePool, attributes, X, Y); });
 }
 
 }  // namespace onnxpool

@@ -7,9 +7,8 @@
 #include "empty_input.h"
 #include "float32_lp.h"
 #include "kernel_launch.h"
-#include "onnxpool/pooling.h"
 #include "operator_setup.h"
-#include "scratch_allocator.h"
+#include "onnxpool/pooling.h"
 
 namespace onnxpool {
 namespace {
@@ -55,17 +54,11 @@ Status run_lp(PoolOp op, const PoolAttributes& attributes, const TensorView& X, 
 }  // namespace
 
 Status lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("LpPool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_lp(PoolOp::kLpPool, attributes, X, Y);
-  });
+  return detail::guarded_call("LpPool", [&] { return run_lp(PoolOp::kLpPool, attributes, X, Y); });
 }
 
 Status global_lp_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y) {
-  return detail::guarded_call("GlobalLpPool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_lp(PoolOp::kGlobalLpPool, attributes, X, Y);
-  });
+  return detail::guarded_call("GlobalLpPool", [&] { return run_lp(PoolOp::kGlobalLpPool, attributes, X, Y); });
 }
 
 }  // namespace onnxpool

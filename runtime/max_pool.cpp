@@ -5,9 +5,8 @@
 #include "halving.h"
 #include "kernel_launch.h"
 #include "kernel_registry.h"
-#include "onnxpool/pooling.h"
 #include "operator_setup.h"
-#include "scratch_allocator.h"
+#include "onnxpool/pooling.h"
 #include "tensor_checks.h"
 #include "window_geometry.h"
 
@@ -68,10 +67,7 @@ Status run_max_pool(const PoolAttributes& attributes, const TensorView& X, const
 
 Status max_pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
                 const TensorView* Indices) {
-  return detail::guarded_call("MaxPool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_max_pool(attributes, X, Y, Indices);
-  });
+  return detail::guarded_call("MaxPool", [&] { return run_max_pool(attributes, X, Y, Indices); });
 }
 
 }  // namespace onnxpool

@@ -1,7 +1,6 @@
 // The generic entry point: one call for whichever operator the attributes name.
 #include "call_guard.h"
 #include "onnxpool/pooling.h"
-#include "scratch_allocator.h"
 
 namespace onnxpool {
 namespace {
@@ -26,10 +25,7 @@ Status run_pool(const PoolAttributes& attributes, const TensorView& X, const Ten
 
 // The operators guard themselves; this guards the messages built here.
 Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorView& Y, const TensorView* Indices) {
-  return detail::guarded_call("pool", [&] {
-    const detail::ScratchScope scratch;  // one pool for every launch of the call
-    return run_pool(attributes, X, Y, Indices);
-  });
+  return detail::guarded_call("pool", [&] { return run_pool(attributes, X, Y, Indices); });
 }
 
 }  // namespace onnxpool

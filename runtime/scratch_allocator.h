@@ -1,20 +1,20 @@
 // The allocator behind the kernels' scratch buffers (halide_malloc).
 //
-// Each public call owns a CallScratch (ScratchScope; Halide passes the
-// launch's CallContext to halide_malloc as user_context). A request that no
-// free block of the call fits is provisioned for every thread of the
-// parallel loop making it: one block for the requester and one spare for
-// each other thread, all taken at once, before the requesting task has
-// written anything (another thread takes at most one spare from each such
-// provisioning). The other threads' tasks then find their blocks in the
-// call's pool, so a refusal from the system comes at the first task's
-// request, when Y is still untouched, not after some tasks have written
-// their rows of Y (scratch_allocator.cpp says what this rests on, and the
-// one case it misses); and once one request has failed, the call's later
-// ones fail too, so no other task starts writing. Blocks freed during the call serve its later requests; at
-// the call's end they go to a shared cache that the next calls'
-// provisioning draws from, so a call in steady state makes no allocator
-// calls at all.
+// Each public call owns a CallScratch (ScratchScope, in guarded_call;
+// Halide passes the launch's CallContext to halide_malloc as user_context).
+// A request that no free block of the call fits is provisioned for every
+// thread of the parallel loop making it: one block for the requester and
+// one spare for each other thread, all taken at once, before the requesting
+// task has written anything (another thread takes at most one spare from
+// each such provisioning). The other threads' tasks then find their blocks
+// in the call's pool, so a refusal from the system comes at the first
+// task's request, when Y is still untouched, not after some tasks have
+// written their rows of Y (scratch_allocator.cpp says what this rests on,
+// and the one case it misses); and once one request has failed, the call's
+// later ones fail too, so no other task starts writing. Blocks freed during
+// the call serve its later requests; at the call's end they go to a shared
+// cache that the next calls' provisioning draws from, so a call in steady
+// state makes no allocator calls at all.
 #pragma once
 
 #include <atomic>
@@ -58,7 +58,7 @@ class CallScratch {
 };
 
 // The pool of the public call running on this thread. The first scope on a
-// thread (an operator's entry point) owns one; the scopes inside it (each
+// thread (the entry point's guarded_call) owns one; the scopes inside it (each
 // kernel launch's CallContext) use that one, so a call that launches again
 // (pieces of a large plane, segments, LpPool's redo) finds the blocks its
 // first launch took instead of asking the system after Y was written.

@@ -90,6 +90,19 @@ ScratchBlock* new_block(size_t bytes) {
 
 void release_block(ScratchBlock* header) { std::free(header->allocation); }
 
+void push_front(ScratchBlock** list, ScratchBlock* b) {
+  b->next = *list;
+  *list = b;
+}
+
+// Moves every block of `*from` onto `*onto`.
+void move_all(ScratchBlock** from, ScratchBlock** onto) {
+  while (ScratchBlock* b = *from) {
+    *from = b->next;
+    push_front(onto, b);
+  }
+}
+
 // Unlinks and returns the smallest block of `*list` that holds `bytes` and
 // that `may_take` allows; nullptr if none.
 template <typename MayTake>
@@ -140,8 +153,7 @@ class SharedCache {
     }
     b->provisioner = nullptr;
     b->batch = kNoBatch;
-    b->next = blocks_;
-    blocks_ = b;
+    push_front(&blocks_, b);
     ++count_;
   }
 
@@ -254,8 +266,7 @@ void* CallScratch::take(size_t bytes) {
     }
     spare->provisioner = me;
     spare->batch = batches_;
-    spare->next = spares;
-    spares = spare;
+    push_front(&spares, spare);
   }
   ++batches_;
   if (mine == nullptr) {
@@ -263,12 +274,7 @@ void* CallScratch::take(size_t bytes) {
     refused_.store(true);
     return nullptr;
   }
-  while (spares != nullptr) {
-    ScratchBlock* b = spares;
-    spares = b->next;
-    b->next = shared_;
-    shared_ = b;
-  }
+  move_all(&spares, &shared_);
   return memory_of(mine);
 }
 
@@ -277,14 +283,9 @@ void CallScratch::give(void* block) {
   b->provisioner = nullptr;
   b->batch = kNoBatch;
   const TaskThread thread = this_task_thread();
-  if (thread.index < kThreadLists) {
-    b->next = freed_by_thread_[thread.index];
-    freed_by_thread_[thread.index] = b;
-    return;
-  }
+  if (thread.index < kThreadLists) return push_front(&freed_by_thread_[thread.index], b);
   std::lock_guard<std::mutex> lock(mutex_);
-  b->next = shared_;
-  shared_ = b;
+  push_front(&shared_, b);
 }
 
 void CallScratch::after_parallel_loop() {
@@ -292,14 +293,7 @@ void CallScratch::after_parallel_loop() {
   // their lists.
   if (this_task_thread().threads > 1) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (ScratchBlock*& list : freed_by_thread_) {
-    while (list != nullptr) {
-      ScratchBlock* b = list;
-      list = b->next;
-      b->next = shared_;
-      shared_ = b;
-    }
-  }
+  for (ScratchBlock*& list : freed_by_thread_) move_all(&list, &shared_);
 }
 
 void refuse_scratch_allocations_for_testing(int after, int count) {

@@ -23,6 +23,7 @@
 #include "onnxpool/pooling.h"
 #include "scratch_allocator.h"
 #include "support/float_type_info.h"
+#include "support/kernel_buffer_limit.h"
 #include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"
 #include "support/pool_check.h"
@@ -37,7 +38,6 @@ namespace {
 using onnxpool::PoolOp;
 using onnxpool::detail::calls_run_in_pieces;
 using onnxpool::detail::pool_threads_running;
-using onnxpool::detail::set_max_kernel_buffer_bytes_for_testing;
 using onnxpool::detail::refuse_host_allocations_for_testing;
 using onnxpool::detail::refuse_scratch_allocations_for_testing;
 using onnxpool::detail::release_cached_scratch_for_testing;
@@ -183,12 +183,6 @@ const std::vector<ScratchNode>& scratch_nodes() {
   return nodes;
 }
 
-// Sets the kernels' buffer limit for a scope (0: the real one).
-struct BufferLimit {
-  explicit BufferLimit(int64_t bytes) { set_max_kernel_buffer_bytes_for_testing(bytes); }
-  ~BufferLimit() { set_max_kernel_buffer_bytes_for_testing(0); }
-};
-
 struct ScratchCall {
   onnxpool::Status status;
   size_t written = 0;  // bytes of Y (and Indices) that changed
@@ -222,7 +216,7 @@ class ScratchNodeRun {
 
   // The node into outputs filled with kUnwrittenByte.
   ScratchCall run() const {
-    const BufferLimit limit(node_.buffer_limit);
+    const KernelBufferLimit limit(node_.buffer_limit);
     ScratchCall call;
     if (node_.op == PoolOp::kMaxPool) {
       MaxPoolResult out;
@@ -237,7 +231,7 @@ class ScratchNodeRun {
   }
 
   testing::AssertionResult matches_reference() const {
-    const BufferLimit limit(node_.buffer_limit);
+    const KernelBufferLimit limit(node_.buffer_limit);
     return node_.op == PoolOp::kMaxPool ? library_matches_reference(max_case_) : pool_matches_reference(pool_case_);
   }
 

@@ -24,6 +24,7 @@
 #include "onnxpool/pooling.h"
 #include "reference/pool_geometry.h"
 #include "support/float_type_info.h"
+#include "support/kernel_buffer_limit.h"
 #include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"
 #include "support/pool_check.h"
@@ -35,16 +36,8 @@ namespace {
 
 using onnxpool::PoolOp;
 using onnxpool::detail::calls_run_in_pieces;
-using onnxpool::detail::set_max_kernel_buffer_bytes_for_testing;
 
 constexpr uint64_t kStreamBase = 9300;
-
-// Restores the real limit however a test ends.
-struct BufferLimit {
-  explicit BufferLimit(int64_t bytes) { set_max_kernel_buffer_bytes_for_testing(bytes); }
-  ~BufferLimit() { set_max_kernel_buffer_bytes_for_testing(0); }
-  void set(int64_t bytes) { set_max_kernel_buffer_bytes_for_testing(bytes); }
-};
 
 int64_t product(const std::vector<int64_t>& v, size_t from) {
   int64_t n = 1;
@@ -84,7 +77,7 @@ struct PieceCounts {
 // limit; fails the test on the first few mismatches.
 PieceCounts check_random_cases(PoolOp op, int spatial_rank, int count) {
   PieceCounts counts;
-  BufferLimit limit(0);
+  KernelBufferLimit limit(0);
   const uint64_t stream = kStreamBase + static_cast<uint64_t>(op) * 8 + static_cast<uint64_t>(spatial_rank);
   int failures = 0;
   for (int i = 0; i < count && failures < 3; ++i) {
@@ -153,7 +146,7 @@ HostTensor ramp(ElementType type, std::vector<int64_t> shape) {
 // Pads past the kernel: the first and last output rows' windows lie wholly
 // in the padding along the first axis, and are written without a kernel.
 TEST(LargePlaneSplit, WindowsWhollyInThePaddingAroundThePieces) {
-  BufferLimit limit(2 * 5 * 8);  // two input slices of 5 elements, at most 8 bytes each
+  KernelBufferLimit limit(2 * 5 * 8);  // two input slices of 5 elements, at most 8 bytes each
   const HostTensor X = ramp(ElementType::kFloat32, {2, 3, 7, 5});
   const PoolSpec window = window_spec({2, 2}, {1, 2}, {5, 0, 6, 1}, /*ceil_mode=*/true);
   for (bool indices : {false, true}) {
@@ -182,7 +175,7 @@ TEST(LargePlaneSplit, WindowsWhollyInThePaddingAroundThePieces) {
 // storage_order = 1 numbers positions with the first spatial axis fastest:
 // a piece's positions must be renumbered with the plane's extent.
 TEST(LargePlaneSplit, ColumnMajorIndicesOfEveryRank) {
-  BufferLimit limit(0);
+  KernelBufferLimit limit(0);
   const std::vector<std::vector<int64_t>> shapes = {{2, 2, 23}, {1, 3, 11, 6}, {2, 1, 9, 4, 3}};
   for (const std::vector<int64_t>& shape : shapes) {
     const size_t rank = shape.size() - 2;
@@ -210,7 +203,7 @@ TEST(LargePlaneSplit, GlobalMaxOfSubPlanesKeepsNaNAndSignedZeros) {
   ASSERT_TRUE(onnxpool::PoolAttributes::parse(PoolOp::kGlobalMaxPool, {}, &attributes));
   const onnxpool::TensorView x_view(X.data(), X.type(), X.shape());
   auto run = [&](int64_t limit_bytes) {
-    BufferLimit limit(limit_bytes);
+    KernelBufferLimit limit(limit_bytes);
     std::vector<uint32_t> y(3, 0x12345678u);
     const onnxpool::Status s =
         onnxpool::global_max_pool(attributes, x_view, onnxpool::TensorView(y.data(), ElementType::kFloat32, {1, 3, 1}));
@@ -230,7 +223,7 @@ TEST(LargePlaneSplit, GlobalMaxOfSubPlanesKeepsNaNAndSignedZeros) {
 // A window whose rows alone pass the limit cannot be split between windows:
 // kUnsupported, naming the attributes, with Y untouched.
 TEST(LargePlaneSplit, AWindowLargerThanAnyPieceIsUnsupported) {
-  BufferLimit limit(64);  // four input slices of 4 float32
+  KernelBufferLimit limit(64);  // four input slices of 4 float32
   const HostTensor X = ramp(ElementType::kFloat32, {1, 1, 8, 4});
   onnxpool::PoolAttributes attributes;
   ASSERT_TRUE(onnxpool::PoolAttributes::parse(PoolOp::kMaxPool, max_pool_attributes(window_spec({5, 1}, {1, 1})),

@@ -400,9 +400,12 @@ Status launch_kernel(const KernelCall& call) {
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
     // Declared after the buffers, so it releases their GPU copies before they go.
     DeviceBinding binding(backend, user_context);
-    int32_t grain = static_cast<int32_t>(global ? global_planes_per_task(g.input_plane_size(), count)
-                                         : flat ? pick_planes_per_task(g.input_plane_size(), count)
-                                                : pick_rows_per_task(g, count));
+    int64_t wanted = global ? global_planes_per_task(g.input_plane_size(), count)
+                     : flat ? pick_planes_per_task(g.input_plane_size(), count)
+                            : pick_rows_per_task(g, count);
+    // A windowed task's scratch grows with its grain (scratch_allocator.h).
+    if (!global) wanted = context.scratch.pool().grain_for(&call.kernel->run[target], wanted);
+    int32_t grain = static_cast<int32_t>(wanted);
     int64_t first_plane = first;
 
     void* args[kMaxArguments];

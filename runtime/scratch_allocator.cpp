@@ -4,13 +4,17 @@
 // they start, and a task writes its rows of Y as soon as it has it. Taken
 // from the system one task at a time, a refusal after some tasks finished
 // left their rows of Y written. Every heap request of the kernels comes at
-// the start of a loop, before that loop writes anything, and a task asks for
-// what the call's full tasks ask for, or less (a remainder task);
-// scratch_allocator.h says how the pool uses that. What it cannot cover: a
-// thread whose first task is a remainder task provisions that smaller size
-// (docs/reliability.md, "Still open"). onnxpool_fault_injection_test refuses
-// each of a call's system allocations in turn, at 1, 2 and 4 threads, on
-// every kernel family, and checks that Y is untouched.
+// the start of a loop, before that loop writes anything, and every task of
+// a launch asks for the same sizes: the CPU schedules bound each task-level
+// buffer to a full task's (Func::bound_storage, fold_storage), so a thread
+// that starts with the smaller last task of a plane provisions full blocks
+// too. scratch_allocator.h says how the pool uses that. A later launch of the
+// call (pieces of a large plane, groups of planes) takes no larger grain than
+// the first (grain_for), so its blocks fit too; what the pool cannot cover is
+// a later launch of another kernel with larger blocks (docs/reliability.md,
+// "Still open"). onnxpool_fault_injection_test refuses each of a call's
+// system allocations in turn, at 1, 2 and 4 threads, on every kernel family,
+// uneven tasks included, and checks that Y is untouched.
 //
 // Why reuse: on small planes a task is one plane, so MaxPool S3 (128 planes
 // of 56x56) made 128 malloc/free pairs per call, about 5% of its cpu-clock
@@ -21,6 +25,7 @@
 
 #include <HalideRuntime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -294,6 +299,18 @@ void CallScratch::after_parallel_loop() {
   if (this_task_thread().threads > 1) return;
   std::lock_guard<std::mutex> lock(mutex_);
   for (ScratchBlock*& list : freed_by_thread_) move_all(&list, &shared_);
+}
+
+int64_t CallScratch::grain_for(const void* kernel, int64_t wanted) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (FirstGrain& first : first_grains_) {
+    if (first.kernel == kernel) return std::min(wanted, first.grain);
+    if (first.kernel == nullptr) {
+      first = {kernel, wanted};
+      return wanted;
+    }
+  }
+  return wanted;
 }
 
 void refuse_scratch_allocations_for_testing(int after, int count) {

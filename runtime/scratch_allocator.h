@@ -10,7 +10,7 @@
 // in the call's pool, so a refusal from the system comes at the first
 // task's request, when Y is still untouched, not after some tasks have
 // written their rows of Y (scratch_allocator.cpp says what this rests on,
-// and the one case it misses); and once one request has failed, the call's
+// and the case it misses); and once one request has failed, the call's
 // later ones fail too, so no other task starts writing. Blocks freed during
 // the call serve its later requests; at the call's end they go to a shared
 // cache that the next calls' provisioning draws from, so a call in steady
@@ -41,8 +41,18 @@ class CallScratch {
   // where any thread of the next loop finds them (the next loop's threads,
   // or the next piece's, need not be the same ones).
   void after_parallel_loop();
+  // The grain (rows or planes per task) a launch of `kernel` may take: what
+  // it wants, but no more than the call's first launch of that kernel took.
+  // A task's scratch grows with its grain, so the later launches of a kernel
+  // (pieces of a large plane, groups of planes) fit in the blocks the first
+  // provisioned and ask the system for none after Y was written.
+  int64_t grain_for(const void* kernel, int64_t wanted);
 
  private:
+  struct FirstGrain {
+    const void* kernel = nullptr;
+    int64_t grain = 0;
+  };
   // Blocks each thread of the call's parallel loops freed, by its index
   // there: only that thread touches its list, so reuse takes no lock.
   static constexpr int kThreadLists = 64;
@@ -55,6 +65,10 @@ class CallScratch {
   uint32_t batches_ = 0;
   uint64_t batches_taken_[kThreadLists] = {};
   std::atomic<bool> refused_{false};  // once the system refused one, every request fails
+  // Under mutex_. A call launches one or two windowed kernels (LpPool's
+  // float32 sums, then its exact kernel on the planes they flag); past four,
+  // a kernel goes uncapped.
+  FirstGrain first_grains_[4];
 };
 
 // The pool of the public call running on this thread. The first scope on a

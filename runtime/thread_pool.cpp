@@ -50,6 +50,7 @@ struct Job {
   Share* shares;  // `share_count` of them, set up by the pool
   int share_count;
   std::atomic<int> result{0};
+  bool last_first = false;  // run_tasks_last_first_for_testing
 
   void run_share(int own) {
     const TaskThread outer = t_task_thread;
@@ -57,7 +58,7 @@ struct Job {
     for (int k = 0; k < share_count; ++k) {
       Share& share = shares[(own + k) % share_count];
       for (int i = share.next.fetch_add(1); i < share.end; i = share.next.fetch_add(1)) {
-        const int r = task(user_context, min + i, closure);
+        const int r = task(user_context, min + (last_first ? size - 1 - i : i), closure);
         if (r != 0) {
           int expected = 0;
           result.compare_exchange_strong(expected, r);
@@ -191,9 +192,12 @@ std::atomic<int> g_wanted_threads{1};
 // call per thread, too much to retry on every call).
 std::atomic<int> g_refused_threads{0};
 
+std::atomic<bool> g_last_first{false};
+
 int run_serially(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
-  for (int i = min; i < min + size; ++i) {
-    const int r = task(user_context, i, closure);
+  const bool last_first = g_last_first.load(std::memory_order_relaxed);
+  for (int i = 0; i < size; ++i) {
+    const int r = task(user_context, min + (last_first ? size - 1 - i : i), closure);
     if (r != 0) return r;
   }
   return 0;
@@ -217,6 +221,8 @@ int pool_threads_running() {
   std::lock_guard<std::mutex> lock(g_pool_mutex);
   return g_pool ? g_pool_threads : 1;
 }
+
+void run_tasks_last_first_for_testing(bool on) { g_last_first.store(on); }
 
 void stop_pool_for_testing() {
   std::lock_guard<std::mutex> lock(g_pool_mutex);
@@ -251,6 +257,7 @@ int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8
   job.closure = closure;
   job.min = min;
   job.size = size;
+  job.last_first = g_last_first.load(std::memory_order_relaxed);
   return g_pool->run(job);
 }
 

@@ -45,4 +45,9 @@ void stop_pool_for_testing();
 // std::thread's do when the system refuses a thread.
 void refuse_thread_starts_for_testing(int after, int count);
 
+// Tests: jobs hand out their tasks in reverse order (each task still runs
+// once), so the first task a thread runs is the job's last, which is the
+// smaller one where rows or planes do not split evenly.
+void run_tasks_last_first_for_testing(bool on);
+
 }  // namespace onnxpool::detail

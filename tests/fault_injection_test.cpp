@@ -43,6 +43,7 @@ using onnxpool::detail::refuse_scratch_allocations_for_testing;
 using onnxpool::detail::release_cached_scratch_for_testing;
 using onnxpool::detail::scratch_allocations_made;
 using onnxpool::detail::refuse_thread_starts_for_testing;
+using onnxpool::detail::run_tasks_last_first_for_testing;
 using onnxpool::detail::scratch_refusals_left;
 using onnxpool::detail::stop_pool_for_testing;
 
@@ -112,6 +113,7 @@ class FaultInjection : public testing::Test {
     refuse_host_allocations_for_testing(0);
     refuse_scratch_allocations_for_testing(0, 0);
     refuse_thread_starts_for_testing(0, 0);
+    run_tasks_last_first_for_testing(false);
     EXPECT_TRUE(onnxpool::set_num_threads(0).is_ok());
   }
 };
@@ -139,13 +141,18 @@ TEST_F(FaultInjection, RefusedHostBufferEndsInAStatusAndLeavesYAsItWas) {
 
 // A node whose kernel takes heap scratch, one per kernel family that does:
 // the separable 1D, 2D and 3D kernels (their row and plane buffers), MaxPool
-// with Indices, the flat-plane kernels, 16-bit and 8-bit types; and a call
-// that runs in pieces, whose later launches find the blocks the first took.
-// Each is sized so that its parallel tasks are equal at 1, 2 and 4 threads
-// (whole planes, or rows in equal runs): the pool's guarantee holds for
-// those; a smaller remainder task that a thread happens to start with is
-// the case reliability.md leaves open (a 2D call in pieces, whose bands
-// split into unequal runs of rows, failed here under ASan's timing).
+// with Indices, the flat-plane kernels, 16-bit and 8-bit types; and calls
+// that run in pieces, whose later launches find the blocks the first took.
+// The first nodes' tasks are equal at 1, 2 and 4 threads (whole planes, or
+// rows in equal runs). The "uneven" ones split a prime count of output rows
+// or planes (257, 97), so whatever grain the runtime picks between 2 and the
+// count, each plane or the call ends with a smaller task; they run with the
+// thread pool handing out tasks last first, so the first request of the
+// call comes from a smaller task. Before the schedules bounded a task's
+// buffers to a full task's, that request provisioned blocks too small for
+// the full tasks, and a refusal came after the small task wrote its rows
+// (seen in normal order too, where a worker started with the smaller task:
+// a 3-task flat-plane call at 4 threads, a 2D call in pieces under ASan).
 struct ScratchNode {
   std::string name;
   PoolOp op;
@@ -157,6 +164,8 @@ struct ScratchNode {
   // bytes, so the call runs as several launches (large_planes.h), the later
   // ones after the first wrote Y.
   int64_t buffer_limit = 0;
+  // Tasks handed out last first (run_tasks_last_first_for_testing).
+  bool last_task_first = false;
 };
 
 const std::vector<ScratchNode>& scratch_nodes() {
@@ -179,6 +188,19 @@ const std::vector<ScratchNode>& scratch_nodes() {
       {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}},
       {"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
        {2, 2}, false, 100000},
+      {"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 3, 513, 513}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, false, 0, true},
+      {"MaxPool float16 2D flat planes, uneven planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 97, 28, 28},
+       {3, 3}, {1, 1}, {1, 1, 1, 1}, false, 0, true},
+      {"AveragePool float32 3D uneven rows", PoolOp::kAveragePool, ElementType::kFloat32, {1, 1, 2, 513, 512},
+       {2, 3, 3}, {2, 2, 2}, {0, 1, 1, 0, 1, 1}, false, 0, true},
+      {"MaxPool int8 1D uneven planes", PoolOp::kMaxPool, ElementType::kInt8, {1, 97, 4096}, {5}, {2}, {2, 2}, false,
+       0, true},
+      // Buffers of 254 input rows: a first piece of 127 output rows (prime;
+      // 2048 wide, so several tasks even at a tuned grain of 64K outputs),
+      // then one of 23.
+      {"MaxPool float32 2D Indices in pieces, uneven rows", PoolOp::kMaxPool, ElementType::kFloat32,
+       {1, 1, 300, 4096}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 4096 * 4, true},
   };
   return nodes;
 }
@@ -217,6 +239,7 @@ class ScratchNodeRun {
   // The node into outputs filled with kUnwrittenByte.
   ScratchCall run() const {
     const KernelBufferLimit limit(node_.buffer_limit);
+    run_tasks_last_first_for_testing(node_.last_task_first);
     ScratchCall call;
     if (node_.op == PoolOp::kMaxPool) {
       MaxPoolResult out;

@@ -161,6 +161,8 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const CpuTiling& tiling) {
   // (S1: 23% fewer instructions).
   const bool unroll_geometries = unrolls_geometries(pool, tiling);
   Var xo("xo"), task("task");  // named as schedule_output_loops names them
+  // The axis schedule_output_loops splits into tasks: y, or a 1D pool's plane.
+  const Var task_rows = pool.vars[1];
   if (pool.common_window_copies) {
     for (const FixedWindow& w : kFixedXWindows) {
       Halide::Stage copy = out.specialize(pool.dims[0].is(w.kernel, w.stride, 1));
@@ -186,6 +188,12 @@ void schedule_separable_pool_cpu(SeparablePool& pool, const CpuTiling& tiling) {
     // All of a task's rows at once: the per-row loop set-up of computing them
     // row by row cost more than the row's work on 28-wide planes.
     stage.rows.compute_at(out, task);
+    // Every task's block is a full task's, the last task of a plane or of
+    // the call included: the call's scratch pool provisions each thread of
+    // the loop once, before any task writes Y, with the first request's size
+    // (runtime/scratch_allocator.h); a smaller first request would leave the
+    // full tasks to ask the system again after Y was written.
+    stage.rows.bound_storage(task_rows, pool.rows_per_task);
     schedule_rows(pool, stage, vector_size, unroll_geometries);
   }
 }

@@ -73,7 +73,9 @@ void schedule_flat_plane_pool_cpu(FlatPlanePool& pool, const CpuTiling& tiling) 
     }
     reduce.vectorize(i, vector_size, TailStrategy::GuardWithIf);
 
-    s.columns.compute_at(out, plane_in_task).store_at(out, task);
+    // One plane's block, reused by each plane of the task: the same size for
+    // every task, the last included (see cpu_schedule.cpp's rows).
+    s.columns.compute_at(out, plane_in_task).store_at(out, task).fold_storage(plane, 1);
     schedule_column_update(s.columns, 0, s.edge_rows.x, s.edge_column, pool, vector_size);
     schedule_column_update(s.columns, 1, s.interior.x, s.interior_column, pool, vector_size);
     // The x padding: a few entries per plane, a plain loop.

@@ -7,7 +7,8 @@
 //                          output
 // The per-position tables are computed once per call. A plane's `columns`
 // fits in L1 or L2 on the planes the runtime sends here
-// (runtime/flat_plane.cpp) and is allocated once per task.
+// (runtime/flat_plane.cpp); one plane's block is allocated per task and
+// reused by each of its planes.
 #include "flat_plane_cpu_schedule.h"
 
 namespace onnxpool::gen {
@@ -74,7 +75,10 @@ void schedule_flat_plane_pool_cpu(FlatPlanePool& pool, const CpuTiling& tiling) 
     reduce.vectorize(i, vector_size, TailStrategy::GuardWithIf);
 
     // One plane's block, reused by each plane of the task: the same size for
-    // every task, the last included (see cpu_schedule.cpp's rows).
+    // every task, the last included (see cpu_schedule.cpp's rows). Stored for
+    // all of the task's planes instead (24 on S4 at 2 threads), AveragePool
+    // S4 took 1.1x the time (Intel Xeon 6/167, 2026-12-07, 1 and 2 threads,
+    // old and new library in alternating processes, medians of 10-12 pairs).
     s.columns.compute_at(out, plane_in_task).store_at(out, task).fold_storage(plane, 1);
     schedule_column_update(s.columns, 0, s.edge_rows.x, s.edge_column, pool, vector_size);
     schedule_column_update(s.columns, 1, s.interior.x, s.interior_column, pool, vector_size);

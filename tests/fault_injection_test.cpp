@@ -188,7 +188,7 @@ const std::vector<ScratchNode>& scratch_nodes() {
       {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}},
       {"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
        {2, 2}, false, 100000},
-      {"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 3, 513, 513}, {3, 3}, {2, 2},
+      {"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 513, 513}, {3, 3}, {2, 2},
        {1, 1, 1, 1}, false, 0, true},
       {"MaxPool float16 2D flat planes, uneven planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 97, 28, 28},
        {3, 3}, {1, 1}, {1, 1, 1, 1}, false, 0, true},
@@ -197,10 +197,9 @@ const std::vector<ScratchNode>& scratch_nodes() {
       {"MaxPool int8 1D uneven planes", PoolOp::kMaxPool, ElementType::kInt8, {1, 97, 4096}, {5}, {2}, {2, 2}, false,
        0, true},
       // Buffers of 254 input rows: a first piece of 127 output rows (prime;
-      // 2048 wide, so several tasks even at a tuned grain of 64K outputs),
-      // then one of 23.
+      // 1024 wide, so several tasks at the default grain), then one of 23.
       {"MaxPool float32 2D Indices in pieces, uneven rows", PoolOp::kMaxPool, ElementType::kFloat32,
-       {1, 1, 300, 4096}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 4096 * 4, true},
+       {1, 1, 300, 2048}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 2048 * 4, true},
   };
   return nodes;
 }

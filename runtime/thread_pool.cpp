@@ -231,6 +231,11 @@ void stop_pool_for_testing() {
 
 int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
   if (size <= 1 || g_wanted_threads.load() == 1) return run_serially(user_context, task, min, size, closure);
+  // A loop inside one of the pool's tasks runs on that task's thread: its
+  // caller may hold g_pool_mutex already, and locking a std::mutex the thread
+  // owns, even with try_lock, is undefined. (Inside a job, the loop's width
+  // is at least 2; outside, 1.)
+  if (t_task_thread.threads > 1) return run_serially(user_context, task, min, size, closure);
   // Another caller holds the pool: run this job on the calling thread
   // rather than queue behind it (the machine's cores are busy anyway).
   std::unique_lock<std::mutex> lock(g_pool_mutex, std::try_to_lock);

@@ -145,10 +145,10 @@ TEST_F(FaultInjection, RefusedHostBufferEndsInAStatusAndLeavesYAsItWas) {
 // that run in pieces, whose later launches find the blocks the first took.
 // The first nodes' tasks are equal at 1, 2 and 4 threads (whole planes, or
 // rows in equal runs). The "uneven" ones split a prime count of output rows
-// or planes (257, 97), so whatever grain the runtime picks between 2 and the
-// count, each plane or the call ends with a smaller task; they run with the
-// thread pool handing out tasks last first, so the first request of the
-// call comes from a smaller task. Before the schedules bounded a task's
+// or planes (257, 97, 127), so whatever grain the runtime picks between 2 and
+// the count, each plane or the call ends with a smaller task; the thread
+// pool hands their tasks out last first, so the first request of the call
+// comes from a smaller task. Before the schedules bounded a task's
 // buffers to a full task's, that request provisioned blocks too small for
 // the full tasks, and a refusal came after the small task wrote its rows
 // (seen in normal order too, where a worker started with the smaller task:

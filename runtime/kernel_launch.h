@@ -53,6 +53,9 @@ struct KernelCall {
   std::vector<int64_t> input_strides, output_strides;
   // One of window_segments.cpp's calls: runs as it is, never split again.
   bool segment = false;
+  // A piece of a call in pieces (large_planes.h) whose whole call costs
+  // enough for segments: the piece weighs segments even below that cost.
+  bool piece_of_costly_call = false;
 };
 
 // True when this build and CPU have `kernel` for the backend that runs calls

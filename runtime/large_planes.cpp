@@ -16,6 +16,7 @@
 #include "kernel_registry.h"
 #include "onnxpool/pooling.h"
 #include "thread_pool.h"
+#include "window_segments.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -154,6 +155,9 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
     last_starts = std::move(starts);
   }
   KernelCall piece_call = call;
+  // Pieces of a call whose windows reach far into the padding weigh
+  // segments each, though each alone may cost too little to (window_segments.h).
+  piece_call.piece_of_costly_call = costs_enough_for_segments(call);
   // Flat-plane kernels take the whole plane's shape: a piece runs the
   // general kernel. Halving pieces keep the 2x2 / stride-2 geometry.
   if (call.kernel->variant == KernelVariant::kFlatPlane && !switch_to_variant(&piece_call, KernelVariant::kPlain)) {

@@ -457,6 +457,10 @@ class CombinationRunner {
 
 }  // namespace
 
+bool costs_enough_for_segments(const KernelCall& call) {
+  return call.kernel->spatial_rank != 0 && direct_cost(*call.geometry) >= min_taps.load(std::memory_order_relaxed);
+}
+
 bool segments_pay_off(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
   if (call.kernel->spatial_rank == 0) return false;
@@ -466,7 +470,7 @@ bool segments_pay_off(const KernelCall& call) {
   // A row buffer the kernel may not allocate leaves segments as the only way.
   const bool must = row_buffer_too_large(g.axes.back());
   const Wide direct = direct_cost(g);
-  if (!must && direct < min_taps.load(std::memory_order_relaxed)) return false;
+  if (!must && !call.piece_of_costly_call && direct < min_taps.load(std::memory_order_relaxed)) return false;
   SegmentPlan plan;
   return make_plan(call, &plan) &&
          (must || direct > 2 * plan.cost || whenever_planned.load(std::memory_order_relaxed));

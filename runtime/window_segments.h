@@ -48,6 +48,11 @@ constexpr int64_t kCallOverheadTaps = 4096;
 // costs far fewer taps in segments.
 bool segments_pay_off(const KernelCall& call);
 
+// Whether `call` evaluates at least min_taps_for_segments() taps, below
+// which segments are not considered. A call cut into pieces asks it for the
+// whole call: its pieces may each cost less, and together far more.
+bool costs_enough_for_segments(const KernelCall& call);
+
 // Runs `call` in segments; for calls where segments_pay_off() holds.
 Status launch_in_segments(const KernelCall& call);
 

@@ -457,8 +457,13 @@ class CombinationRunner {
 
 }  // namespace
 
+namespace {
+// The one threshold: below min_taps_for_segments() taps, segments are not weighed.
+bool reaches_min_taps(Wide direct) { return direct >= min_taps.load(std::memory_order_relaxed); }
+}  // namespace
+
 bool costs_enough_for_segments(const KernelCall& call) {
-  return call.kernel->spatial_rank != 0 && direct_cost(*call.geometry) >= min_taps.load(std::memory_order_relaxed);
+  return call.kernel->spatial_rank != 0 && reaches_min_taps(direct_cost(*call.geometry));
 }
 
 bool segments_pay_off(const KernelCall& call) {
@@ -470,7 +475,7 @@ bool segments_pay_off(const KernelCall& call) {
   // A row buffer the kernel may not allocate leaves segments as the only way.
   const bool must = row_buffer_too_large(g.axes.back());
   const Wide direct = direct_cost(g);
-  if (!must && !call.piece_of_costly_call && direct < min_taps.load(std::memory_order_relaxed)) return false;
+  if (!must && !call.piece_of_costly_call && !reaches_min_taps(direct)) return false;
   SegmentPlan plan;
   return make_plan(call, &plan) &&
          (must || direct > 2 * plan.cost || whenever_planned.load(std::memory_order_relaxed));

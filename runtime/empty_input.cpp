@@ -39,14 +39,17 @@ void fill_tapless_windows(PoolOp op, bool count_include_pad, const WindowGeometr
   // Y may be as large as the pads make it: no buffer of its size here, the
   // per-window value comes from each axis's position (row-major, the last
   // axis fastest; planes repeat the same windows).
-  std::vector<int64_t> at(geometry.axes.size(), 0);
+  // A fixed array: a call in pieces fills such rows after earlier pieces
+  // wrote Y, where no allocation may be refused (large_planes.h).
+  int64_t at[kMaxWindowedRank] = {};
+  const size_t rank = std::min<size_t>(geometry.axes.size(), kMaxWindowedRank);
   for (int64_t i = 0; i < count; ++i) {
     bool counted = true;
     if (per_window) {
-      for (size_t a = 0; a < at.size() && counted; ++a) {
+      for (size_t a = 0; a < rank && counted; ++a) {
         counted = counts_a_tap(geometry.axes[a], at[a] + (a == 0 ? first_row : 0));
       }
-      for (size_t a = at.size(); a-- > 0;) {
+      for (size_t a = rank; a-- > 0;) {
         if (++at[a] < geometry.axes[a].output) break;
         at[a] = 0;
       }

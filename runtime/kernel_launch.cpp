@@ -35,24 +35,36 @@ halide_type_t halide_type_of(ElementType t) {
   return halide_type_t();
 }
 
+// Spatial axes a kernel's plane has at most (Halide order), and its extents
+// or strides in a fixed array: a launch makes no heap allocation, so the
+// later launches of a call (pieces of a large plane, groups of planes) run
+// after Y was written without asking the system for memory.
+constexpr int kMaxRank = kMaxWindowedRank;
+struct PlaneAxes {
+  int64_t values[kMaxRank + 1] = {};  // the plane's stride last, for strides
+  int count = 0;                      // 0 for strides: dense
+  void push(int64_t v) { values[count++] = v; }
+};
+
 // A Halide view of planes [first, first + count) of a tensor whose planes
 // hold `extents` elements each, in Halide order (fastest-varying first; none
 // for one value per plane). The plane axis comes last. `strides` (the same
-// order, the plane's last) place a box inside a larger tensor; empty: dense.
+// order, the plane's last) place a box inside a larger tensor; none: dense.
 struct PlaneBuffer {
   halide_buffer_t buffer{};
-  halide_dimension_t dims[4]{};
+  halide_dimension_t dims[kMaxRank + 1]{};
 
-  PlaneBuffer(const TensorView& t, const std::vector<int64_t>& extents, const std::vector<int64_t>& strides,
-              int64_t first, int64_t count) {
-    const int rank = static_cast<int>(extents.size());
+  PlaneBuffer(const TensorView& t, const PlaneAxes& extents, const PlaneAxes& strides, int64_t first,
+              int64_t count) {
+    const int rank = extents.count;
+    const bool dense = strides.count == 0;
     int64_t stride = 1;
     for (int i = 0; i < rank; ++i) {
-      if (!strides.empty()) stride = strides[i];
-      dims[i] = halide_dimension_t(0, static_cast<int32_t>(extents[i]), static_cast<int32_t>(stride));
-      stride *= extents[i];
+      if (!dense) stride = strides.values[i];
+      dims[i] = halide_dimension_t(0, static_cast<int32_t>(extents.values[i]), static_cast<int32_t>(stride));
+      stride *= extents.values[i];
     }
-    if (!strides.empty()) stride = strides[rank];
+    if (!dense) stride = strides.values[rank];
     dims[rank] = halide_dimension_t(0, static_cast<int32_t>(count), static_cast<int32_t>(stride));
     buffer.host = static_cast<uint8_t*>(t.data) + first * stride * static_cast<int64_t>(element_size(t.type));
     buffer.type = halide_type_of(t.type);
@@ -62,10 +74,11 @@ struct PlaneBuffer {
 };
 
 // A call's ONNX-order strides (spatial axes, then the plane) in Halide order.
-std::vector<int64_t> halide_order(const std::vector<int64_t>& onnx_strides) {
-  if (onnx_strides.empty()) return {};
-  std::vector<int64_t> strides(onnx_strides.rbegin() + 1, onnx_strides.rend());
-  strides.push_back(onnx_strides.back());
+PlaneAxes halide_order(const std::vector<int64_t>& onnx_strides) {
+  PlaneAxes strides;
+  if (onnx_strides.empty()) return strides;
+  for (size_t i = onnx_strides.size() - 1; i-- > 0;) strides.push(onnx_strides[i]);
+  strides.push(onnx_strides.back());
   return strides;
 }
 
@@ -158,7 +171,6 @@ const ArgumentPlan& plan_for(const KernelEntry& kernel) {
   return plans[kernel_index(kernel)];
 }
 
-constexpr int kMaxRank = 3;
 constexpr int kMaxArguments = 64;
 
 // A GPU call that failed: most often no driver or no device, which Halide's
@@ -287,28 +299,28 @@ bool switch_to_variant(KernelCall* call, KernelVariant variant) {
 
 Status launch_kernel(const KernelCall& call) {
   ensure_halide_configured();
-  note_host_allocation();  // the extents and argument lists below
   const WindowGeometry& g = *call.geometry;
   const PoolOp op = call.kernel->op;
   const bool global = call.kernel->spatial_rank == 0;
   // Flat-plane kernels see each plane as one flat axis, in and out alike.
   const bool flat = call.kernel->variant == KernelVariant::kFlatPlane;
   const int rank = static_cast<int>(g.axes.size());
-  if ((!global && rank > kMaxRank) || call.outputs.size() > 2) {
+  if ((!global && rank > kMaxRank) || call.outputs.size() > 2 || call.input_strides.size() > kMaxRank + 1 ||
+      call.output_strides.size() > kMaxRank + 1) {
     return Status::internal("launch_kernel: unexpected shape");
   }
   // Per-plane extents in Halide order (fastest first). Global kernels see one
   // flat axis in and one value per plane out.
-  std::vector<int64_t> in_extents, out_extents;
+  PlaneAxes in_extents, out_extents;
   if (global) {
-    in_extents = {g.input_plane_size()};
+    in_extents.push(g.input_plane_size());
   } else if (flat) {
-    in_extents = {g.input_plane_size()};
-    out_extents = {g.output_plane_size()};
+    in_extents.push(g.input_plane_size());
+    out_extents.push(g.output_plane_size());
   } else {
     for (int i = rank - 1; i >= 0; --i) {
-      in_extents.push_back(g.axes[i].input);
-      out_extents.push_back(g.axes[i].output);
+      in_extents.push(g.axes[i].input);
+      out_extents.push(g.axes[i].output);
     }
   }
   const int64_t planes = g.planes();
@@ -367,7 +379,7 @@ Status launch_kernel(const KernelCall& call) {
   const Backend backend = backend_for(call.input->device);
   int target = pick_target(backend);
   if (backend == Backend::kCpu && target >= 0 && !global && !flat && steps_along_output_rows(*call.kernel)) {
-    target = cpu_target_for_rows(*call.kernel, out_extents[0], target);
+    target = cpu_target_for_rows(*call.kernel, out_extents.values[0], target);
   }
   if (target < 0 && backend == Backend::kCpu) {
     return Status::unsupported(std::string(op_name(op)) + ": this CPU lacks the features of every target compiled "
@@ -387,8 +399,8 @@ Status launch_kernel(const KernelCall& call) {
   // multiple, then a call for the rest, so only the rest goes one plane at
   // a time (2047 planes of 7x7: 8.3 -> 6.3 us; generators/schedules/global_cpu_schedule.cpp).
   const bool split_off_odd_planes = op == PoolOp::kGlobalMaxPool && backend == Backend::kCpu;
-  const std::vector<int64_t> in_strides = halide_order(call.input_strides);
-  const std::vector<int64_t> out_strides = halide_order(call.output_strides);
+  const PlaneAxes in_strides = halide_order(call.input_strides);
+  const PlaneAxes out_strides = halide_order(call.output_strides);
   int64_t count = 0;
   for (int64_t first = 0; first < planes; first += count) {
     count = std::min(planes_per_call, planes - first);

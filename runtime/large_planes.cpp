@@ -79,10 +79,10 @@ void for_chunks_in_parallel(int64_t n, F f) {
 
 std::string op_prefix(const KernelCall& call) { return std::string(op_name(call.kernel->op)) + ": "; }
 
-TensorView view_at(const TensorView& t, int64_t first_element, std::vector<int64_t> shape) {
-  return TensorView(static_cast<uint8_t*>(t.data) + first_element * static_cast<int64_t>(element_size(t.type)), t.type,
-                    std::move(shape), t.device);
+void* element_at(const TensorView& t, int64_t element) {
+  return static_cast<uint8_t*>(t.data) + element * static_cast<int64_t>(element_size(t.type));
 }
+
 
 // --- Windowed pools -------------------------------------------------------
 
@@ -98,22 +98,19 @@ void input_rows_for(const AxisWindow& a, int64_t o0, int64_t n, int64_t* first, 
   *count = static_cast<int64_t>(hi - lo);
 }
 
-// The geometry of one piece of one plane: axis 0 holds the piece's rows, its
-// windows start where the plane's did, relative to the piece's first input row.
-WindowGeometry piece_geometry(const WindowGeometry& g, const RowPiece& piece) {
-  WindowGeometry p = g;
-  p.batch = 1;
-  p.channels = 1;
-  AxisWindow& a = p.axes[0];
+// Sets `p`, a copy of g with one plane (made once per call), to the geometry
+// of one piece: axis 0 holds the piece's rows, its windows start where the
+// plane's did, relative to the piece's first input row.
+void set_piece_geometry(const WindowGeometry& g, const RowPiece& piece, WindowGeometry* p) {
+  AxisWindow& a = p->axes[0];
+  a = g.axes[0];
   const Wide start = Wide{piece.first_output} * a.stride - a.pad_begin;  // the first window's first tap
   a.input = piece.inputs;
   a.output = piece.outputs;
   a.pad_begin = static_cast<int64_t>(Wide{piece.first_input} - start);
   const Wide last_tap = start + positions_covered(g.axes[0], piece.outputs) - 1 - piece.first_input;
   a.pad_end = static_cast<int64_t>(std::max<Wide>(0, last_tap - (piece.inputs - 1)));
-  p.output_shape = {1, 1};
-  for (const AxisWindow& axis : p.axes) p.output_shape.push_back(axis.output);
-  return p;
+  p->output_shape[2] = piece.outputs;
 }
 
 // MaxPool's Indices from a piece's kernel: positions within the piece (its
@@ -168,41 +165,50 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
   const bool indices = call.outputs.size() > 1;
   const bool column_major = column_major_indices(call);
   const bool count_include_pad = call.count_include_pad;
+  // What a piece's launch needs, made here, before anything writes Y, and
+  // set for each piece in place: a piece allocates nothing, so memory the
+  // system refuses is refused before the first piece wrote Y (a launch
+  // allocates nothing either; kernel_launch.h).
+  auto shape_of = [](const std::vector<int64_t>& rest) {
+    std::vector<int64_t> shape = {1, 1, 0};
+    shape.insert(shape.end(), rest.begin(), rest.end());
+    return shape;
+  };
   std::vector<int64_t> rest_in, rest_out;  // the shapes of the other spatial axes
   for (size_t i = 1; i < g.axes.size(); ++i) {
     rest_in.push_back(g.axes[i].input);
     rest_out.push_back(g.axes[i].output);
   }
-  auto shape_of = [](int64_t rows, const std::vector<int64_t>& rest) {
-    std::vector<int64_t> shape = {1, 1, rows};
-    shape.insert(shape.end(), rest.begin(), rest.end());
-    return shape;
-  };
+  WindowGeometry geometry = g;
+  geometry.batch = 1;
+  geometry.channels = 1;
+  geometry.output_shape = shape_of(rest_out);
+  TensorView input(call.input->data, call.input->type, shape_of(rest_in), call.input->device);
+  std::vector<TensorView> outputs;
+  outputs.reserve(call.outputs.size());
+  for (const TensorView* out : call.outputs) outputs.emplace_back(out->data, out->type, shape_of(rest_out), out->device);
+  piece_call.geometry = &geometry;
+  piece_call.input = &input;
+  for (size_t i = 0; i < outputs.size(); ++i) piece_call.outputs[i] = &outputs[i];
+  WindowGeometry tapless = g;  // rows whose windows hold no input tap
   auto fill_rows = [&](int64_t plane, int64_t first_row, int64_t rows) {
     if (rows <= 0) return;
-    WindowGeometry run = g;
-    run.axes[0].output = rows;
+    tapless.axes[0].output = rows;
     const int64_t at = plane * out_plane + first_row * out_slice;
     const TensorView& Y = *call.outputs[0];
-    void* y = static_cast<uint8_t*>(Y.data) + at * static_cast<int64_t>(element_size(Y.type));
     int64_t* idx = indices ? static_cast<int64_t*>(call.outputs[1]->data) + at : nullptr;
-    fill_tapless_windows(call.kernel->op, count_include_pad, run, first_row, 1, y, Y.type, idx);
+    fill_tapless_windows(call.kernel->op, count_include_pad, tapless, first_row, 1, element_at(Y, at), Y.type, idx);
   };
   for (int64_t plane = 0; plane < g.planes(); ++plane) {
     fill_rows(plane, 0, plan.leading_tapless);
     for (const RowPiece& piece : plan.pieces) {
-      const WindowGeometry geometry = piece_geometry(g, piece);
-      const TensorView input = view_at(*call.input, plane * in_plane + piece.first_input * in_slice,
-                                       shape_of(piece.inputs, rest_in));
-      std::vector<TensorView> outputs;
-      outputs.reserve(call.outputs.size());
-      for (const TensorView* out : call.outputs) {
-        outputs.push_back(view_at(*out, plane * out_plane + piece.first_output * out_slice,
-                                  shape_of(piece.outputs, rest_out)));
+      set_piece_geometry(g, piece, &geometry);
+      input.data = element_at(*call.input, plane * in_plane + piece.first_input * in_slice);
+      input.shape[2] = piece.inputs;
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        outputs[i].data = element_at(*call.outputs[i], plane * out_plane + piece.first_output * out_slice);
+        outputs[i].shape[2] = piece.outputs;
       }
-      piece_call.geometry = &geometry;
-      piece_call.input = &input;
-      for (size_t i = 0; i < outputs.size(); ++i) piece_call.outputs[i] = &outputs[i];
       if (!call.count_begin.empty()) {
         // The divisor's counting range in the piece's coordinates, clamped
         // to the positions its windows cover (so it fits int32; clamping
@@ -230,20 +236,44 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
 
 // --- Global pools ---------------------------------------------------------
 
-// A global call over `count` planes of `size` elements starting at element
-// `first` of `input`, into `output` (one value per plane).
-Status launch_global(const KernelCall& call, const KernelEntry& kernel, const TensorView& input, int64_t first,
-                     int64_t size, int64_t count, const TensorView& output) {
-  const WindowGeometry g = flat_planes(count, size);
-  const TensorView in = view_at(input, first, {1, count, size});
-  const TensorView out(output.data, output.type, {1, count, 1}, output.device);
-  KernelCall sub = call;
-  sub.kernel = &kernel;
-  sub.geometry = &g;
-  sub.input = &in;
-  sub.outputs = {&out};
-  return launch_kernel(sub);
-}
+// A global kernel's launch over `count` planes of `size` elements, made
+// once per call and aimed at each run of sub-planes in place: a run
+// allocates nothing after the first wrote Y.
+class GlobalLaunch {
+ public:
+  GlobalLaunch(const KernelCall& call, const KernelEntry& kernel, const TensorView& input, const TensorView& output)
+      : geometry_(flat_planes(1, 1)),
+        in_(input.data, input.type, {1, 1, 1}, input.device),
+        out_(output.data, output.type, {1, 1, 1}, output.device),
+        call_(call) {
+    call_.kernel = &kernel;
+    call_.geometry = &geometry_;
+    call_.input = &in_;
+    call_.outputs = {&out_};
+  }
+  GlobalLaunch(const GlobalLaunch&) = delete;
+  GlobalLaunch& operator=(const GlobalLaunch&) = delete;
+
+  // Planes of `size` elements from element `first` of `input` (the tensor
+  // given to the constructor) into `output`, one value each.
+  Status run(const TensorView& input, int64_t first, int64_t size, int64_t count, void* output) {
+    geometry_.channels = count;
+    geometry_.axes[0].input = size;
+    geometry_.axes[0].kernel = size;
+    geometry_.output_shape[1] = count;
+    in_.data = element_at(input, first);
+    in_.shape[1] = count;
+    in_.shape[2] = size;
+    out_.data = output;
+    out_.shape[1] = count;
+    return launch_kernel(call_);
+  }
+
+ private:
+  WindowGeometry geometry_;
+  TensorView in_, out_;
+  KernelCall call_;
+};
 
 int64_t lp_power(const KernelCall& call) {
   for (const ScalarArg& s : call.scalars) {
@@ -295,18 +325,26 @@ Status launch_global_in_pieces(const KernelCall& call) {
   constexpr int64_t kWidenedBytes = int64_t{16} << 20;
   const int64_t batch = std::max<int64_t>(1, std::min({whole, limit / (sub * 4), kWidenedBytes / (sub * 4)}));
   note_host_allocation();
+  // Everything the loop below needs, allocated before it writes Y.
   std::vector<uint8_t> partials(static_cast<size_t>((whole + 1) * element_size(partial_type)));
   std::vector<float> widened(widen ? static_cast<size_t>(std::max(batch * sub, rest)) : 0);
   const TensorView partial_view(partials.data(), partial_type, {1, whole + 1, 1});
   const TensorView widened_view(widened.data(), ElementType::kFloat32, {static_cast<int64_t>(widened.size())});
+  const TensorView& source = widen ? widened_view : *call.input;
+  GlobalLaunch sub_planes(call, *kernel, source, partial_view);
+  GlobalLaunch of_partials(call, *call.kernel, partial_view, *call.outputs[0]);
+  const int64_t parts = whole + (rest > 0 ? 1 : 0);
+  std::vector<double> values(static_cast<size_t>(parts));
+  std::vector<int64_t> sizes(static_cast<size_t>(parts), sub);
+  if (rest > 0) sizes.back() = rest;
   auto reduce = [&](int64_t first, int64_t size, int64_t count, int64_t into) {
-    const TensorView out = view_at(partial_view, into, {count});
-    if (!widen) return launch_global(call, *kernel, *call.input, first, size, count, out);
+    void* out = element_at(partial_view, into);
+    if (!widen) return sub_planes.run(*call.input, first, size, count, out);
     const uint16_t* bits = static_cast<const uint16_t*>(call.input->data) + first;
     for_chunks_in_parallel(size * count, [&](int64_t begin, int64_t end) {
       widen_half(bits + begin, type, widened.data() + begin, end - begin);
     });
-    return launch_global(call, *kernel, widened_view, 0, size, count, out);
+    return sub_planes.run(widened_view, 0, size, count, out);
   };
   for (int64_t p = 0; p < g.planes(); ++p) {
     const int64_t start = p * plane;
@@ -320,25 +358,16 @@ Status launch_global_in_pieces(const KernelCall& call) {
       Status s = reduce(start + whole * sub, rest, 1, whole);
       if (!s) return s;
     }
-    const int64_t parts = whole + (rest > 0 ? 1 : 0);
     const TensorView& Y = *call.outputs[0];
     if (op == PoolOp::kGlobalMaxPool) {
       // The same kernel over the partial maxima: NaN and signed zeros as anywhere.
-      const TensorView y = view_at(Y, p, {1});
-      Status s = launch_global(call, *call.kernel, partial_view, 0, parts, 1, y);
+      Status s = of_partials.run(partial_view, 0, parts, 1, element_at(Y, p));
       if (!s) return s;
       continue;
     }
-    std::vector<double> values(static_cast<size_t>(parts));
     for (int64_t i = 0; i < parts; ++i) values[i] = load_element(partials.data(), partial_type, i);
-    double result = 0;
-    if (op == PoolOp::kGlobalAveragePool) {
-      std::vector<int64_t> sizes(static_cast<size_t>(parts), sub);
-      if (rest > 0) sizes.back() = rest;
-      result = combine_means(values, sizes, plane);
-    } else {
-      result = combine_norms(values, lp_power(call));
-    }
+    const double result =
+        op == PoolOp::kGlobalAveragePool ? combine_means(values, sizes, plane) : combine_norms(values, lp_power(call));
     store_element(Y.data, Y.type, p, result);
   }
   return Status::ok();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "attribute_checks.h"
+#include "call_guard.h"
 #include "tensor_checks.h"
 
 namespace onnxpool::detail {
@@ -15,6 +16,7 @@ Status check_operator_call(PoolOp op, const PoolAttributes& attributes, const Te
   }
   Status s = check_input(op, "X", X);
   if (!s) return s;
+  note_host_allocation();  // the geometry's lists: the call's first buffer of its own
   s = compute_window_geometry(attributes, X.shape, geometry);
   if (!s) return s;
   return check_output(op, "Y", Y, X, X.type, geometry->output_shape);
@@ -24,7 +26,7 @@ Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry
                             const KernelEntry** kernel) {
   const bool global = is_global_op(op);
   const int rank = static_cast<int>(geometry.axes.size());
-  if (!global && rank > 3) {
+  if (!global && rank > kMaxWindowedRank) {
     return Status::unsupported(std::string(op_name(op)) + ": X " + shape_string(X.shape) + " has " +
                                std::to_string(rank) + " spatial axes (kernel_shape has as many); onnxpool supports 1 to 3");
   }

@@ -17,6 +17,9 @@ struct AxisWindow {
   int64_t pad_begin = 0, pad_end = 0;
 };
 
+// Spatial axes the windowed operators take (find_operator_kernel refuses more).
+constexpr int kMaxWindowedRank = 3;
+
 struct WindowGeometry {
   int64_t batch = 0, channels = 0;
   // ONNX order: first spatial axis first. What the kernels run: the same

@@ -1,0 +1,284 @@
+// Every heap allocation a pooling call makes, refused in turn (white box).
+//
+// This program replaces the global operator new, so it sees every allocation
+// of the runtime's own, not only the places that announce one
+// (note_host_allocation, which onnxpool_fault_injection_test refuses): the
+// geometry, argument and extent lists of a launch, the per-piece views of a
+// call in pieces, the partial results of a plane reduced in sub-planes,
+// LpPool's range check, the host copies of segments, the strings of a
+// status. For one node of every path a call can take, at 1 and 2 threads,
+// the sweep counts a call's allocations and refuses the first, then the
+// second, and so on: each refusal must end the call in kInternal, "out of
+// memory", with every byte of Y and Indices as it was (no exception leaves
+// the API, nothing is half written), and the next call must match the
+// reference. The kernels' scratch blocks come from malloc through the
+// runtime's own allocator; onnxpool_fault_injection_test refuses those.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "onnxpool/pooling.h"
+#include "support/kernel_buffer_limit.h"
+#include "support/maxpool_check.h"
+#include "support/onnx_attributes.h"
+#include "support/pool_check.h"
+#include "support/test_settings.h"
+#include "support/unwritten_bytes.h"
+#include "support/value_fills.h"
+
+namespace {
+
+// While `g_counting`, allocation number `g_refuse_at` (from 0) is refused,
+// on whichever thread it comes.
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_count{0};
+std::atomic<long> g_refuse_at{-1};
+
+void* allocate(std::size_t bytes, std::size_t alignment) {
+  if (g_counting.load(std::memory_order_relaxed) && g_count.fetch_add(1) == g_refuse_at.load()) return nullptr;
+  if (bytes == 0) bytes = 1;
+  if (alignment <= alignof(std::max_align_t)) return std::malloc(bytes);
+  return std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+}
+
+void* allocate_or_throw(std::size_t bytes, std::size_t alignment) {
+  void* p = allocate(bytes, alignment);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return allocate_or_throw(n, 0); }
+void* operator new[](std::size_t n) { return allocate_or_throw(n, 0); }
+void* operator new(std::size_t n, std::align_val_t a) { return allocate_or_throw(n, static_cast<std::size_t>(a)); }
+void* operator new[](std::size_t n, std::align_val_t a) { return allocate_or_throw(n, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate(n, 0); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return allocate(n, 0); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return allocate(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return allocate(n, static_cast<std::size_t>(a));
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace onnxpool_test {
+namespace {
+
+using onnxpool::PoolOp;
+
+struct HeapNode {
+  std::string name;
+  PoolOp op;
+  ElementType type;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> kernel, strides, pads;
+  bool with_indices = false;
+  // > 0: the kernels are taken to accept buffers of at most this many
+  // bytes, so the call runs in pieces (large_planes.h).
+  int64_t buffer_limit = 0;
+  // A call that launches again after writing Y with allocations in between
+  // (segments; LpPool's exact redo of the planes its float32 sums flag): a
+  // refusal there ends in the status with Y partly written
+  // (docs/reliability.md). Its values are tiny (LpPool: every plane flagged).
+  bool may_write_before_a_refusal = false;
+  bool tiny_values = false;
+};
+
+const std::vector<HeapNode>& heap_nodes() {
+  static const std::vector<HeapNode> nodes{
+      {"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+      {"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, true},
+      {"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}},
+      {"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+      {"AveragePool float16 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat16, {1, 64, 28, 28}, {3, 3},
+       {1, 1}, {1, 1, 1, 1}},
+      {"MaxPool float32 2D halving", PoolOp::kMaxPool, ElementType::kFloat32, {1, 32, 56, 56}, {2, 2}, {2, 2},
+       {0, 0, 0, 0}},
+      {"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 4, 16, 32, 32}, {3, 3, 3},
+       {2, 2, 2}, {1, 1, 1, 1, 1, 1}},
+      {"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 4, 16, 32, 32}, {3, 3, 3}, {2, 2, 2},
+       {1, 1, 1, 1, 1, 1}, true},
+      {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}},
+      {"GlobalMaxPool float32, 2047 planes", PoolOp::kGlobalMaxPool, ElementType::kFloat32, {1, 2047, 7, 7}},
+      {"GlobalAveragePool float32", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {2, 64, 14, 14}},
+      {"GlobalLpPool float16", PoolOp::kGlobalLpPool, ElementType::kFloat16, {2, 64, 14, 14}},
+      {"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
+       {2, 2}, false, 100000},
+      {"MaxPool float32 2D Indices in pieces", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 300, 512}, {3, 3},
+       {2, 2}, {1, 1, 1, 1}, true, 100 * 512 * 4},
+      {"GlobalAveragePool float32 in sub-planes", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {1, 3, 70000},
+       {}, {}, {}, false, 100000},
+      {"GlobalMaxPool float16 in sub-planes", PoolOp::kGlobalMaxPool, ElementType::kFloat16, {1, 3, 70000}, {}, {},
+       {}, false, 100000},
+      // One tap per window, 2^20 apart along x, and 2^25 columns of end
+      // padding: the call runs in segments (window_segments.h).
+      {"MaxPool float32 2D in segments", PoolOp::kMaxPool, ElementType::kFloat32, {1, 1, 1, 8}, {1, 1}, {1, 1 << 20},
+       {0, 0, 0, 1 << 25}, false, 0, true},
+      // Magnitudes near 2^-60: their squares underflow float32, so the range
+      // check runs and every plane is redone by the exact kernel.
+      {"LpPool float32 2D, planes redone exactly", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 67, 67}, {3, 3},
+       {2, 2}, {1, 1, 1, 1}, false, 0, true, true},
+  };
+  return nodes;
+}
+
+struct Outcome {
+  onnxpool::Status status;
+  size_t written = 0;     // bytes of Y (and Indices) that changed
+  long allocations = 0;   // heap allocations the call made (up to the refused one)
+  std::vector<uint8_t> bytes;  // Y's, then Indices'
+};
+
+// A node, its attributes parsed and its tensors and views made, so that the
+// only allocations between arming and disarming are the call's own.
+class HeapNodeRun {
+ public:
+  HeapNodeRun(const HeapNode& node, uint64_t stream) : node_(node) {
+    Random random(derive_seed(test_seed(), stream, 0));
+    HostTensor X(node.type, node.shape);
+    PoolSpec spec;
+    spec.kernel_shape = node.kernel;
+    spec.strides = node.strides;
+    spec.pads = node.pads;
+    spec.p = node.op == PoolOp::kLpPool || node.op == PoolOp::kGlobalLpPool ? 2 : 0;
+    if (node.op == PoolOp::kMaxPool || node.op == PoolOp::kGlobalMaxPool) {
+      fill_with_ties(random, &X, 0.01);
+    } else {
+      // Magnitudes 0.5 to 1.5: LpPool's float32 sums are trusted on every
+      // plane, so no plane is redone by a second kernel after Y was written
+      // (unless the node asks for tiny ones).
+      for (int64_t i = 0; i < X.size(); ++i) {
+        const double magnitude = std::ldexp(static_cast<double>(random.between(32, 96)), node.tiny_values ? -66 : -6);
+        X.set(i, random.chance(0.5) ? magnitude : -magnitude);
+      }
+    }
+    if (node.op == PoolOp::kMaxPool) {
+      max_case_ = make_max_pool_case(spec, X, node.with_indices);
+    } else {
+      pool_case_ = make_pool_case(node.op, spec, X);
+    }
+    const onnxpool::Attributes& raw = node.op == PoolOp::kMaxPool ? max_case_.attributes : pool_case_.attributes;
+    parsed_ = onnxpool::PoolAttributes::parse(node.op, raw, &attributes_);
+    std::vector<int64_t> y_shape;
+    if (parsed_) parsed_ = onnxpool::infer_output_shape(attributes_, node.shape, &y_shape);
+    X_ = std::move(X);
+    Y_ = HostTensor(node.type, y_shape);
+    if (node.with_indices) indices_ = HostTensor(ElementType::kInt64, y_shape);
+    x_view_ = X_.view();
+    y_view_ = Y_.view();
+    indices_view_ = indices_.view();
+  }
+
+  const onnxpool::Status& parsed() const { return parsed_; }
+
+  // The node's call with heap allocation `refuse` (from 0; -1: none) refused.
+  Outcome run(long refuse) {
+    const KernelBufferLimit limit(node_.buffer_limit);
+    Y_.fill_bytes(kUnwrittenByte);
+    if (node_.with_indices) indices_.fill_bytes(kUnwrittenByte);
+    Outcome outcome;
+    g_count.store(0);
+    g_refuse_at.store(refuse);
+    g_counting.store(true);
+    outcome.status = onnxpool::pool(attributes_, x_view_, y_view_, node_.with_indices ? &indices_view_ : nullptr);
+    g_counting.store(false);
+    outcome.allocations = g_count.load();
+    g_refuse_at.store(-1);
+    outcome.written = bytes_written(Y_) + (node_.with_indices ? bytes_written(indices_) : 0);
+    for (const HostTensor* t : {&Y_, &indices_}) {
+      const uint8_t* b = static_cast<const uint8_t*>(t->data());
+      outcome.bytes.insert(outcome.bytes.end(), b, b + t->byte_size());
+    }
+    return outcome;
+  }
+
+  testing::AssertionResult matches_reference() const {
+    const KernelBufferLimit limit(node_.buffer_limit);
+    return node_.op == PoolOp::kMaxPool ? library_matches_reference(max_case_) : pool_matches_reference(pool_case_);
+  }
+
+ private:
+  HeapNode node_;
+  MaxPoolCase max_case_;
+  PoolCase pool_case_;
+  onnxpool::PoolAttributes attributes_;
+  onnxpool::Status parsed_;
+  HostTensor X_, Y_, indices_;
+  onnxpool::TensorView x_view_, y_view_, indices_view_;
+};
+
+class HeapFaults : public testing::Test {
+ protected:
+  void TearDown() override {
+    g_counting.store(false);
+    EXPECT_TRUE(onnxpool::set_num_threads(0).is_ok());
+  }
+};
+
+TEST_F(HeapFaults, EachRefusedAllocationEndsInAStatusAndLeavesYAsItWas) {
+  for (int threads : {1, 2}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
+    for (size_t n = 0; n < heap_nodes().size(); ++n) {
+      const HeapNode& node = heap_nodes()[n];
+      SCOPED_TRACE(node.name + " at " + std::to_string(threads) + " threads");
+      HeapNodeRun run(node, 8100 + n);
+      ASSERT_TRUE(run.parsed().is_ok()) << run.parsed().message();
+      // The first call starts the thread pool and builds the runtime's
+      // tables; the sweep is about the calls after it.
+      ASSERT_TRUE(run.matches_reference());
+      const Outcome normal = run.run(-1);
+      ASSERT_TRUE(normal.status.is_ok()) << normal.status.message();
+      EXPECT_GT(normal.allocations, 0) << "a call that allocates nothing has nothing to refuse here";
+      int refusals_in_a_status = 0;
+      for (long k = 0; k < normal.allocations; ++k) {
+        const Outcome refused = run.run(k);
+        if (refused.allocations <= k) {
+          // This run made fewer allocations (its threads' tasks came in
+          // another order); it must then be a normal call.
+          EXPECT_TRUE(refused.status.is_ok()) << "allocation " << k << ": " << refused.status.message();
+          continue;
+        }
+        if (refused.status.is_ok()) {
+          // The runtime does without that buffer (LpPool then redoes the
+          // planes it could not sort): the same outputs as without the refusal.
+          EXPECT_TRUE(refused.bytes == normal.bytes) << "allocation " << k << " refused, the call's outputs changed";
+          continue;
+        }
+        ++refusals_in_a_status;
+        EXPECT_EQ(refused.status.code(), onnxpool::StatusCode::kInternal)
+            << "allocation " << k << ": " << refused.status.message();
+        EXPECT_NE(refused.status.message().find("out of memory"), std::string::npos)
+            << "allocation " << k << ": " << refused.status.message();
+        if (!node.may_write_before_a_refusal) {
+          EXPECT_EQ(refused.written, 0u) << "bytes of Y and Indices written before allocation " << k << " of "
+                                         << normal.allocations << " was refused";
+        }
+      }
+      EXPECT_GT(refusals_in_a_status, 0) << "no refusal reached the API's status";
+      EXPECT_TRUE(run.matches_reference()) << "the call after the refusals";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace onnxpool_test

@@ -71,7 +71,11 @@ bool switch_to_variant(KernelCall* call, KernelVariant variant);
 int64_t windowed_tasks_wanted(const WindowGeometry& g);
 
 // Runs a windowed kernel (spatial_rank 1 to 3) or, for a kernel with
-// spatial_rank 0, a global one over the flattened planes.
+// spatial_rank 0, a global one over the flattened planes. Makes no heap
+// allocation of its own on the CPU (the kernels' scratch comes from the
+// call's pool), so a call that launches several times, having built what
+// its later launches need first, is refused memory before it writes Y; the
+// paths it may branch to (pieces, segments, widened copies) allocate.
 Status launch_kernel(const KernelCall& call);
 
 // Window taps the windowed kernels have evaluated since the program started:

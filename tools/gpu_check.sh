@@ -37,7 +37,7 @@ cuda_target=x86-64-linux-sse41-cuda-cuda_capability_80
 rerun_tests=(maxpool_property_test maxpool_corner_case_test threading_test average_lp_pool_property_test
              global_pool_property_test average_pool_corner_case_test lp_pool_corner_case_test
              global_pool_corner_case_test pool_dispatch_test window_wider_than_input_test window_segments_test
-             device_fault_test)
+             heap_fault_test device_fault_test)
 # The official cases per operator, as tools/runner/CMakeLists.txt counts them.
 official_counts=(maxpool:19 averagepool:20 lppool:8 globalmaxpool:2 globalaveragepool:2)
 max_pack_mib=60

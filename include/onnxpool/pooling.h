@@ -1,9 +1,10 @@
 // The pooling entry points. Every call validates its arguments first and, on
 // error, returns a status that names the offending attribute or tensor and
 // writes nothing. Memory the system refuses (kInternal, "out of memory")
-// leaves Y and Indices as they were too, except in the two kinds of call
-// that allocate between kernel launches (LpPool planes redone exactly,
-// windows far past X run in segments; docs/reliability.md).
+// leaves Y and Indices as they were too, except in the calls that allocate
+// between kernel launches (LpPool planes redone exactly, windows far past X
+// run in segments; on a GPU backend, planes past 2^31 bytes run in pieces;
+// docs/reliability.md).
 // Any other failure inside a kernel may have written part of Y and Indices.
 // Calls are safe from many threads at once.
 #pragma once

@@ -94,7 +94,8 @@ endfunction()
 
 # The run-time knobs (runtime/runtime_knobs.h) a table's "runtime" row sets.
 set(ONNXPOOL_RUNTIME_KNOB_NAMES
-    min_outputs_per_task min_inputs_per_task tasks_per_thread flat_plane_width_limit max_flat_plane_area)
+    min_outputs_per_task min_inputs_per_task tasks_per_thread max_rows_per_task flat_plane_width_limit
+    max_flat_plane_area)
 
 # Sets out_var to `table`'s run-time knobs as name=value ..., empty for the
 # hand defaults: the "runtime" row's winner over every recorded CPU, or

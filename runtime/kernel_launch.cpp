@@ -89,7 +89,7 @@ int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
   return std::max<int64_t>(1, std::min<int64_t>(threads * runtime_knobs().tasks_per_thread, work / min_work_per_task));
 }
 
-int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
+int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes, bool buffers_rows) {
   const int rank = static_cast<int>(g.axes.size());
   const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, runtime_knobs().min_outputs_per_task);
   // A 1D task's row buffer holds its planes' whole padded rows.
@@ -99,7 +99,18 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes) {
   const int64_t rows = g.axes[rank - 2].output;
   const int64_t outer = g.output_plane_size() / (rows * g.axes[rank - 1].output) * planes;
   const int64_t per_task = (rows * outer + tasks - 1) / tasks;
-  return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, most_rows), 1));
+  const int64_t cap = buffers_rows ? std::min(most_rows, runtime_knobs().max_rows_per_task) : most_rows;
+  return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, cap), 1));
+}
+
+// Whether a call's tasks take runtime_knobs().max_rows_per_task: the
+// separable kernels' float32 and float64 calls without Indices (the halving
+// kernels keep no row buffer). Measured against whole-plane tasks (Intel
+// Xeon 6/167, 2026-12-07, 1 / 2 threads): float16 MaxPool S1 1.12 / 0.99 and
+// MaxPool S2 with Indices 1.05-1.13 / 1.08-1.11 with the cap, so they take none.
+bool rows_capped(const KernelCall& call) {
+  return call.kernel->variant != KernelVariant::kHalving && call.outputs.size() == 1 &&
+         element_size(call.input->type) >= 4;
 }
 
 // Planes per task for kernels that split by planes only (flat-plane and global).
@@ -414,7 +425,7 @@ Status launch_kernel(const KernelCall& call) {
     DeviceBinding binding(backend, user_context);
     int64_t wanted = global ? global_planes_per_task(g.input_plane_size(), count)
                      : flat ? pick_planes_per_task(g.input_plane_size(), count)
-                            : pick_rows_per_task(g, count);
+                            : pick_rows_per_task(g, count, rows_capped(call));
     // A windowed task's scratch grows with its grain (scratch_allocator.h).
     if (!global) wanted = context.scratch.pool().grain_for(&call.kernel->run[target], wanted);
     int32_t grain = static_cast<int32_t>(wanted);

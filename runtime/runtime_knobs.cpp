@@ -10,6 +10,7 @@ bool set_runtime_knob(RuntimeKnobs* knobs, const std::string& name, int64_t valu
   int64_t* field = name == "min_outputs_per_task"     ? &knobs->min_outputs_per_task
                    : name == "min_inputs_per_task"    ? &knobs->min_inputs_per_task
                    : name == "tasks_per_thread"       ? &knobs->tasks_per_thread
+                   : name == "max_rows_per_task"      ? &knobs->max_rows_per_task
                    : name == "flat_plane_width_limit" ? &knobs->flat_plane_width_limit
                    : name == "max_flat_plane_area"    ? &knobs->max_flat_plane_area
                                                       : nullptr;

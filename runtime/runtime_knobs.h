@@ -22,6 +22,17 @@ struct RuntimeKnobs {
   int64_t min_inputs_per_task = 16 * 1024;
   // Tasks per thread, so a thread that finishes early takes another share.
   int64_t tasks_per_thread = 4;
+  // At most this many output rows per task for the separable 2D and 3D
+  // kernels' float32 and float64 calls without Indices (kernel_launch.cpp,
+  // rows_capped): each task's row buffer holds a few rows and the input is
+  // read in short bursts between the window stage's, where a task was a
+  // whole plane (S1: 56 rows, a 25 KB buffer written whole, then read back).
+  // Intel Xeon 6/167, 2026-12-07, the library with and without the cap in
+  // alternating processes, medians of 4 rounds, 1 / 2 threads: MaxPool S1
+  // 0.89 / 0.83, S2 0.90 / 1.00, AveragePool S1 0.95 / 0.82, LpPool S6
+  // 0.93 / 0.93, 1x32x300x300 3x3/s2 0.95 / 0.95, float64 S1 0.96 / 0.90;
+  // 12, 24 and 32 rows within a few percent of 16, 8 and 4 worse.
+  int64_t max_rows_per_task = 16;
   // 2D "same" windows on planes narrower than this take the flat-plane
   // kernels (runtime/flat_plane.h): they cost the same per output at any
   // width (float32 MaxPool 3x3/s1/p1, 1 thread, AVX-512: 0.32-0.34 ns),

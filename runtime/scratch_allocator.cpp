@@ -231,7 +231,7 @@ ScratchScope::~ScratchScope() {
 }
 
 CallScratch::~CallScratch() {
-  for (ScratchBlock*& list : freed_by_thread_) give_all(&list);
+  for (ThreadList& list : freed_by_thread_) give_all(&list.freed);
   give_all(&shared_);
 }
 
@@ -240,7 +240,7 @@ void* CallScratch::take(size_t bytes) {
   const TaskThread thread = this_task_thread();
   // A block this thread freed earlier in the call.
   if (thread.index < kThreadLists) {
-    if (ScratchBlock* b = take_best_fit(&freed_by_thread_[thread.index], bytes)) return memory_of(b);
+    if (ScratchBlock* b = take_best_fit(&freed_by_thread_[thread.index].freed, bytes)) return memory_of(b);
   }
   const void* me = this_thread_tag();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -288,7 +288,7 @@ void CallScratch::give(void* block) {
   b->provisioner = nullptr;
   b->batch = kNoBatch;
   const TaskThread thread = this_task_thread();
-  if (thread.index < kThreadLists) return push_front(&freed_by_thread_[thread.index], b);
+  if (thread.index < kThreadLists) return push_front(&freed_by_thread_[thread.index].freed, b);
   std::lock_guard<std::mutex> lock(mutex_);
   push_front(&shared_, b);
 }
@@ -298,7 +298,7 @@ void CallScratch::after_parallel_loop() {
   // their lists.
   if (this_task_thread().threads > 1) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (ScratchBlock*& list : freed_by_thread_) move_all(&list, &shared_);
+  for (ThreadList& list : freed_by_thread_) move_all(&list.freed, &shared_);
 }
 
 int64_t CallScratch::grain_for(const void* kernel, int64_t wanted) {

@@ -99,7 +99,7 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes, bool buffers
   const int64_t rows = g.axes[rank - 2].output;
   const int64_t outer = g.output_plane_size() / (rows * g.axes[rank - 1].output) * planes;
   const int64_t per_task = (rows * outer + tasks - 1) / tasks;
-  const int64_t cap = buffers_rows ? std::min(most_rows, runtime_knobs().max_rows_per_task) : most_rows;
+  const int64_t cap = buffers_rows ? std::min(most_rows, rows_per_task_cap()) : most_rows;
   return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, cap), 1));
 }
 

@@ -31,8 +31,12 @@ struct RuntimeKnobs {
   // alternating processes, medians of 4 rounds, 1 / 2 threads: MaxPool S1
   // 0.89 / 0.83, S2 0.90 / 1.00, AveragePool S1 0.95 / 0.82, LpPool S6
   // 0.93 / 0.93, 1x32x300x300 3x3/s2 0.95 / 0.95, float64 S1 0.96 / 0.90;
-  // 12, 24 and 32 rows within a few percent of 16, 8 and 4 worse.
-  int64_t max_rows_per_task = 16;
+  // 12, 24 and 32 rows within a few percent of 16, 8 and 4 worse. On the
+  // AMD EPYC Zen 3 (AVX2 kernels) smaller tasks were slower (14 rows 1.08 of
+  // whole planes' time in one process, design-decisions.md), so the hand
+  // default is per target: 0 means 16 rows on the AVX-512 target and no cap
+  // on the others (rows_per_task_cap), until a tuning run there says more.
+  int64_t max_rows_per_task = 0;
   // 2D "same" windows on planes narrower than this take the flat-plane
   // kernels (runtime/flat_plane.h): they cost the same per output at any
   // width (float32 MaxPool 3x3/s1/p1, 1 thread, AVX-512: 0.32-0.34 ns),
@@ -59,6 +63,10 @@ inline RuntimeKnobs runtime_knobs_with(std::initializer_list<std::pair<const cha
 // The knobs of the CPU target that calls run on now (within
 // set_cpu_variant_limit); the first target's when this CPU runs none.
 const RuntimeKnobs& runtime_knobs();
+
+// max_rows_per_task for the CPU target that calls run on now, its hand
+// default resolved.
+int64_t rows_per_task_cap();
 
 // tools/tune only, between calls: replaces CPU target `target`'s knobs and
 // returns what it had.

@@ -222,12 +222,15 @@ thread_local CallScratch* t_scope_pool = nullptr;
 
 }  // namespace
 
-ScratchScope::ScratchScope() : pool_(t_scope_pool != nullptr ? t_scope_pool : &own_) {
-  if (pool_ == &own_) t_scope_pool = &own_;
+ScratchScope::ScratchScope() : pool_(t_scope_pool) {
+  if (pool_ == nullptr) {
+    own_.emplace();
+    pool_ = t_scope_pool = &*own_;
+  }
 }
 
 ScratchScope::~ScratchScope() {
-  if (pool_ == &own_) t_scope_pool = nullptr;
+  if (own_) t_scope_pool = nullptr;
 }
 
 CallScratch::~CallScratch() {

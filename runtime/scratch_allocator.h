@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 namespace onnxpool::detail {
 
@@ -92,7 +93,9 @@ class ScratchScope {
   CallScratch& pool() { return *pool_; }
 
  private:
-  CallScratch own_;
+  // Made only by the first scope on a thread: a CallScratch is 4 KB of
+  // cache-line-padded lists, too much to clear for every kernel launch.
+  std::optional<CallScratch> own_;
   CallScratch* pool_;
 };
 

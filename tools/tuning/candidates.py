@@ -45,7 +45,8 @@ RUNTIME_KNOBS = {
     "min_outputs_per_task": (16384, 4096, 65536),
     "min_inputs_per_task": (16384, 4096, 65536),
     "tasks_per_thread": (4, 1, 8),
-    "max_rows_per_task": (16, 8, 32, 4096),
+    # 0: the target's hand default (16 rows on AVX-512, no cap elsewhere).
+    "max_rows_per_task": (0, 8, 16, 32, 4096),
     "flat_plane_width_limit": (64, 32, 128),
     "max_flat_plane_area": (65536, 262144),
 }

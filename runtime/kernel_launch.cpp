@@ -103,7 +103,7 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes, bool buffers
   return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, cap), 1));
 }
 
-// Whether a call's tasks take runtime_knobs().max_rows_per_task: the
+// Whether a call's tasks take rows_per_task_cap() (max_rows_per_task): the
 // separable kernels' float32 and float64 calls without Indices (the halving
 // kernels keep no row buffer). Measured against whole-plane tasks (Intel
 // Xeon 6/167, 2026-12-07, 1 / 2 threads): float16 MaxPool S1 1.12 / 0.99 and

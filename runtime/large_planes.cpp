@@ -83,7 +83,6 @@ void* element_at(const TensorView& t, int64_t element) {
   return static_cast<uint8_t*>(t.data) + element * static_cast<int64_t>(element_size(t.type));
 }
 
-
 // --- Windowed pools -------------------------------------------------------
 
 // The input rows [first, first + count) that output rows [o0, o0 + n) read

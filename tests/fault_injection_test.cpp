@@ -16,12 +16,14 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "call_guard.h"
 #include "large_planes.h"
 #include "onnxpool/pooling.h"
 #include "scratch_allocator.h"
+#include "support/fault_nodes.h"
 #include "support/float_type_info.h"
 #include "support/kernel_buffer_limit.h"
 #include "support/maxpool_check.h"
@@ -153,53 +155,45 @@ TEST_F(FaultInjection, RefusedHostBufferEndsInAStatusAndLeavesYAsItWas) {
 // the full tasks, and a refusal came after the small task wrote its rows
 // (seen in normal order too, where a worker started with the smaller task:
 // a 3-task flat-plane call at 4 threads, a 2D call in pieces under ASan).
-struct ScratchNode {
-  std::string name;
-  PoolOp op;
-  ElementType type;
-  std::vector<int64_t> shape;
-  std::vector<int64_t> kernel, strides, pads;
-  bool with_indices = false;
-  // > 0: the kernels are taken to accept buffers of at most this many
-  // bytes, so the call runs as several launches (large_planes.h), the later
-  // ones after the first wrote Y.
-  int64_t buffer_limit = 0;
+struct ScratchNode : FaultNode {
   // Tasks handed out last first (run_tasks_last_first_for_testing).
   bool last_task_first = false;
 };
 
 const std::vector<ScratchNode>& scratch_nodes() {
   static const std::vector<ScratchNode> nodes{
-      {"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
-      {"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}, true},
-      {"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}},
-      {"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
-      {"MaxPool float16 2D flat planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 512, 28, 28}, {3, 3}, {1, 1},
-       {1, 1, 1, 1}},
-      {"AveragePool float32 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat32, {1, 512, 28, 28}, {3, 3},
-       {1, 1}, {1, 1, 1, 1}},
-      {"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 32, 32, 32}, {3, 3, 3},
-       {2, 2, 2}, {1, 1, 1, 1, 1, 1}},
-      {"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 16, 32, 32, 32}, {3, 3, 3}, {2, 2, 2},
-       {1, 1, 1, 1, 1, 1}, true},
-      {"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 4096}, {5}, {2}, {2, 2}},
-      {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}},
-      {"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
-       {2, 2}, false, 100000},
-      {"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 513, 513}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}, false, 0, true},
-      {"MaxPool float16 2D flat planes, uneven planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 97, 28, 28},
-       {3, 3}, {1, 1}, {1, 1, 1, 1}, false, 0, true},
-      {"AveragePool float32 3D uneven rows", PoolOp::kAveragePool, ElementType::kFloat32, {1, 1, 2, 513, 512},
-       {2, 3, 3}, {2, 2, 2}, {0, 1, 1, 0, 1, 1}, false, 0, true},
-      {"MaxPool int8 1D uneven planes", PoolOp::kMaxPool, ElementType::kInt8, {1, 97, 4096}, {5}, {2}, {2, 2}, false,
-       0, true},
+      {{"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}}},
+      {{"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, true}},
+      {{"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}}},
+      {{"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}}},
+      {{"MaxPool float16 2D flat planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 512, 28, 28}, {3, 3}, {1, 1},
+       {1, 1, 1, 1}}},
+      {{"AveragePool float32 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat32, {1, 512, 28, 28}, {3, 3},
+       {1, 1}, {1, 1, 1, 1}}},
+      {{"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 32, 32, 32}, {3, 3, 3},
+       {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
+      {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 16, 32, 32, 32}, {3, 3, 3},
+       {2, 2, 2}, {1, 1, 1, 1, 1, 1}, true}},
+      {{"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 4096}, {5}, {2}, {2, 2}}},
+      {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
+      {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
+       {2, 2}, false, 100000}},
+      {{"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 513, 513}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, false, 0}, true},
+      {{"MaxPool float16 2D flat planes, uneven planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 97, 28, 28},
+       {3, 3}, {1, 1}, {1, 1, 1, 1}, false, 0}, true},
+      {{"AveragePool float32 3D uneven rows", PoolOp::kAveragePool, ElementType::kFloat32, {1, 1, 2, 513, 512},
+       {2, 3, 3}, {2, 2, 2}, {0, 1, 1, 0, 1, 1}, false, 0}, true},
+      {{"MaxPool int8 1D uneven planes", PoolOp::kMaxPool, ElementType::kInt8, {1, 97, 4096}, {5}, {2}, {2, 2},
+       false, 0}, true},
       // Buffers of 254 input rows: a first piece of 127 output rows (prime;
       // 1024 wide, so several tasks at the default grain), then one of 23.
-      {"MaxPool float32 2D Indices in pieces, uneven rows", PoolOp::kMaxPool, ElementType::kFloat32,
-       {1, 1, 300, 2048}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 2048 * 4, true},
+      {{"MaxPool float32 2D Indices in pieces, uneven rows", PoolOp::kMaxPool, ElementType::kFloat32,
+       {1, 1, 300, 2048}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 2048 * 4}, true},
   };
   return nodes;
 }
@@ -212,27 +206,9 @@ struct ScratchCall {
 class ScratchNodeRun {
  public:
   ScratchNodeRun(const ScratchNode& node, uint64_t stream) : node_(node) {
-    Random random(derive_seed(test_seed(), stream, 0));
-    HostTensor X(node.type, node.shape);
-    PoolSpec spec;
-    spec.kernel_shape = node.kernel;
-    spec.strides = node.strides;
-    spec.pads = node.pads;
-    spec.p = node.op == PoolOp::kLpPool ? 2 : 0;
-    if (node.op == PoolOp::kMaxPool) {
-      fill_with_ties(random, &X, 0.01);
-      max_case_ = make_max_pool_case(spec, std::move(X), node.with_indices);
-    } else {
-      // Magnitudes 0.5 to 1.5, exact in every float type: LpPool's float32
-      // sums are then trusted on every plane, so the call is one kernel
-      // launch (a plane they flag is redone by a second launch after the
-      // first wrote Y; RefusedScratchInLpPoolsExactRedoEndsInAStatus).
-      for (int64_t i = 0; i < X.size(); ++i) {
-        const double magnitude = static_cast<double>(random.between(32, 96)) / 64.0;
-        X.set(i, random.chance(0.5) ? magnitude : -magnitude);
-      }
-      pool_case_ = make_pool_case(node.op, spec, std::move(X));
-    }
+    FaultNodeCase c = make_fault_node_case(node, stream);
+    max_case_ = std::move(c.max_case);
+    pool_case_ = std::move(c.pool_case);
   }
 
   // The node into outputs filled with kUnwrittenByte.

@@ -20,7 +20,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cmath>
 #include <cstring>
 #include <cstdint>
 #include <cstdlib>
@@ -29,13 +28,12 @@
 #include <vector>
 
 #include "onnxpool/pooling.h"
+#include "support/fault_nodes.h"
 #include "support/kernel_buffer_limit.h"
 #include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"
 #include "support/pool_check.h"
-#include "support/test_settings.h"
 #include "support/unwritten_bytes.h"
-#include "support/value_fills.h"
 
 namespace {
 
@@ -88,60 +86,54 @@ namespace {
 
 using onnxpool::PoolOp;
 
-struct HeapNode {
-  std::string name;
-  PoolOp op;
-  ElementType type;
-  std::vector<int64_t> shape;
-  std::vector<int64_t> kernel, strides, pads;
-  bool with_indices = false;
-  // > 0: the kernels are taken to accept buffers of at most this many
-  // bytes, so the call runs in pieces (large_planes.h).
-  int64_t buffer_limit = 0;
+struct HeapNode : FaultNode {
   // A call that launches again after writing Y with allocations in between
   // (segments; LpPool's exact redo of the planes its float32 sums flag): a
   // refusal there ends in the status with Y partly written
-  // (docs/reliability.md). Its values are tiny (LpPool: every plane flagged).
+  // (docs/reliability.md).
   bool may_write_before_a_refusal = false;
+  // Magnitudes near 2^-60 (LpPool: every plane flagged and redone).
   bool tiny_values = false;
 };
 
 const std::vector<HeapNode>& heap_nodes() {
   static const std::vector<HeapNode> nodes{
-      {"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
-      {"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}, true},
-      {"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}},
-      {"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
-      {"AveragePool float16 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat16, {1, 64, 28, 28}, {3, 3},
-       {1, 1}, {1, 1, 1, 1}},
-      {"MaxPool float32 2D halving", PoolOp::kMaxPool, ElementType::kFloat32, {1, 32, 56, 56}, {2, 2}, {2, 2},
-       {0, 0, 0, 0}},
-      {"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 4, 16, 32, 32}, {3, 3, 3},
-       {2, 2, 2}, {1, 1, 1, 1, 1, 1}},
-      {"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 4, 16, 32, 32}, {3, 3, 3}, {2, 2, 2},
-       {1, 1, 1, 1, 1, 1}, true},
-      {"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}},
-      {"GlobalMaxPool float32, 2047 planes", PoolOp::kGlobalMaxPool, ElementType::kFloat32, {1, 2047, 7, 7}},
-      {"GlobalAveragePool float32", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {2, 64, 14, 14}},
-      {"GlobalLpPool float16", PoolOp::kGlobalLpPool, ElementType::kFloat16, {2, 64, 14, 14}},
-      {"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
-       {2, 2}, false, 100000},
-      {"MaxPool float32 2D Indices in pieces", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 300, 512}, {3, 3},
-       {2, 2}, {1, 1, 1, 1}, true, 100 * 512 * 4},
-      {"GlobalAveragePool float32 in sub-planes", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {1, 3, 70000},
-       {}, {}, {}, false, 100000},
-      {"GlobalMaxPool float16 in sub-planes", PoolOp::kGlobalMaxPool, ElementType::kFloat16, {1, 3, 70000}, {}, {},
-       {}, false, 100000},
+      {{"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}}},
+      {{"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, true}},
+      {{"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}}},
+      {{"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}}},
+      {{"AveragePool float16 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat16, {1, 64, 28, 28}, {3, 3},
+       {1, 1}, {1, 1, 1, 1}}},
+      {{"MaxPool float32 2D halving", PoolOp::kMaxPool, ElementType::kFloat32, {1, 32, 56, 56}, {2, 2}, {2, 2},
+       {0, 0, 0, 0}}},
+      {{"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 4, 16, 32, 32}, {3, 3, 3},
+       {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
+      {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 4, 16, 32, 32}, {3, 3, 3}, {2, 2, 2},
+       {1, 1, 1, 1, 1, 1}, true}},
+      {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
+      {{"GlobalMaxPool float32, 2047 planes", PoolOp::kGlobalMaxPool, ElementType::kFloat32, {1, 2047, 7, 7}}},
+      {{"GlobalAveragePool float32", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {2, 64, 14, 14}}},
+      {{"GlobalLpPool float16", PoolOp::kGlobalLpPool, ElementType::kFloat16, {2, 64, 14, 14}}},
+      {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
+       {2, 2}, false, 100000}},
+      {{"MaxPool float32 2D Indices in pieces", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 300, 512}, {3, 3},
+       {2, 2}, {1, 1, 1, 1}, true, 100 * 512 * 4}},
+      {{"GlobalAveragePool float32 in sub-planes", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {1, 3, 70000},
+       {}, {}, {}, false, 100000}},
+      {{"GlobalMaxPool float16 in sub-planes", PoolOp::kGlobalMaxPool, ElementType::kFloat16, {1, 3, 70000}, {}, {},
+       {}, false, 100000}},
       // One tap per window, 2^20 apart along x, and 2^25 columns of end
       // padding: the call runs in segments (window_segments.h).
-      {"MaxPool float32 2D in segments", PoolOp::kMaxPool, ElementType::kFloat32, {1, 1, 1, 8}, {1, 1}, {1, 1 << 20},
-       {0, 0, 0, 1 << 25}, false, 0, true},
+      {{"MaxPool float32 2D in segments", PoolOp::kMaxPool, ElementType::kFloat32, {1, 1, 1, 8}, {1, 1},
+       {1, 1 << 20}, {0, 0, 0, 1 << 25}, false, 0}, true},
       // Magnitudes near 2^-60: their squares underflow float32, so the range
       // check runs and every plane is redone by the exact kernel.
-      {"LpPool float32 2D, planes redone exactly", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 67, 67}, {3, 3},
-       {2, 2}, {1, 1, 1, 1}, false, 0, true, true},
+      {{"LpPool float32 2D, planes redone exactly", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 67, 67}, {3, 3},
+       {2, 2}, {1, 1, 1, 1}, false, 0}, true, true},
   };
   return nodes;
 }
@@ -165,37 +157,16 @@ struct Outcome {
 class HeapNodeRun {
  public:
   HeapNodeRun(const HeapNode& node, uint64_t stream) : node_(node) {
-    Random random(derive_seed(test_seed(), stream, 0));
-    HostTensor X(node.type, node.shape);
-    PoolSpec spec;
-    spec.kernel_shape = node.kernel;
-    spec.strides = node.strides;
-    spec.pads = node.pads;
-    spec.p = node.op == PoolOp::kLpPool || node.op == PoolOp::kGlobalLpPool ? 2 : 0;
-    if (node.op == PoolOp::kMaxPool || node.op == PoolOp::kGlobalMaxPool) {
-      fill_with_ties(random, &X, 0.01);
-    } else {
-      // Magnitudes 0.5 to 1.5: LpPool's float32 sums are trusted on every
-      // plane, so no plane is redone by a second kernel after Y was written
-      // (unless the node asks for tiny ones).
-      for (int64_t i = 0; i < X.size(); ++i) {
-        const double magnitude = std::ldexp(static_cast<double>(random.between(32, 96)), node.tiny_values ? -66 : -6);
-        X.set(i, random.chance(0.5) ? magnitude : -magnitude);
-      }
-    }
-    if (node.op == PoolOp::kMaxPool) {
-      max_case_ = make_max_pool_case(spec, X, node.with_indices);
-    } else {
-      pool_case_ = make_pool_case(node.op, spec, X);
-    }
+    FaultNodeCase c = make_fault_node_case(node, stream, node.tiny_values ? -60 : 0);
+    max_case_ = std::move(c.max_case);
+    pool_case_ = std::move(c.pool_case);
     const onnxpool::Attributes& raw = node.op == PoolOp::kMaxPool ? max_case_.attributes : pool_case_.attributes;
     parsed_ = onnxpool::PoolAttributes::parse(node.op, raw, &attributes_);
     std::vector<int64_t> y_shape;
     if (parsed_) parsed_ = onnxpool::infer_output_shape(attributes_, node.shape, &y_shape);
-    X_ = std::move(X);
     Y_ = HostTensor(node.type, y_shape);
     if (node.with_indices) indices_ = HostTensor(ElementType::kInt64, y_shape);
-    x_view_ = X_.view();
+    x_view_ = (node.op == PoolOp::kMaxPool ? max_case_.X : pool_case_.X).view();
     y_view_ = Y_.view();
     indices_view_ = indices_.view();
   }
@@ -234,7 +205,7 @@ class HeapNodeRun {
   PoolCase pool_case_;
   onnxpool::PoolAttributes attributes_;
   onnxpool::Status parsed_;
-  HostTensor X_, Y_, indices_;
+  HostTensor Y_, indices_;
   onnxpool::TensorView x_view_, y_view_, indices_view_;
 };
 

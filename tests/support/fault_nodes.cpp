@@ -1,0 +1,39 @@
+#include "support/fault_nodes.h"
+
+#include <cmath>
+#include <utility>
+
+#include "support/random.h"
+#include "support/test_settings.h"
+#include "support/value_fills.h"
+
+namespace onnxpool_test {
+
+using onnxpool::PoolOp;
+
+FaultNodeCase make_fault_node_case(const FaultNode& node, uint64_t stream, int scale_exponent) {
+  Random random(derive_seed(test_seed(), stream, 0));
+  HostTensor X(node.type, node.shape);
+  PoolSpec spec;
+  spec.kernel_shape = node.kernel;
+  spec.strides = node.strides;
+  spec.pads = node.pads;
+  spec.p = node.op == PoolOp::kLpPool || node.op == PoolOp::kGlobalLpPool ? 2 : 0;
+  FaultNodeCase c;
+  if (node.op == PoolOp::kMaxPool || node.op == PoolOp::kGlobalMaxPool) {
+    fill_with_ties(random, &X, 0.01);
+  } else {
+    for (int64_t i = 0; i < X.size(); ++i) {
+      const double magnitude = std::ldexp(static_cast<double>(random.between(32, 96)), scale_exponent - 6);
+      X.set(i, random.chance(0.5) ? magnitude : -magnitude);
+    }
+  }
+  if (node.op == PoolOp::kMaxPool) {
+    c.max_case = make_max_pool_case(spec, std::move(X), node.with_indices);
+  } else {
+    c.pool_case = make_pool_case(node.op, spec, std::move(X));
+  }
+  return c;
+}
+
+}  // namespace onnxpool_test

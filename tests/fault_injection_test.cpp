@@ -205,11 +205,7 @@ struct ScratchCall {
 
 class ScratchNodeRun {
  public:
-  ScratchNodeRun(const ScratchNode& node, uint64_t stream) : node_(node) {
-    FaultNodeCase c = make_fault_node_case(node, stream);
-    max_case_ = std::move(c.max_case);
-    pool_case_ = std::move(c.pool_case);
-  }
+  ScratchNodeRun(const ScratchNode& node, uint64_t stream) : node_(node), case_(make_fault_node_case(node, stream)) {}
 
   // The node into outputs filled with kUnwrittenByte.
   ScratchCall run() const {
@@ -218,11 +214,11 @@ class ScratchNodeRun {
     ScratchCall call;
     if (node_.op == PoolOp::kMaxPool) {
       MaxPoolResult out;
-      call.status = library_max_pool(max_case_, &out);
+      call.status = library_max_pool(case_.max_case, &out);
       call.written = bytes_written(out.Y) + bytes_written(out.Indices);
     } else {
       HostTensor Y;
-      call.status = library_pool(pool_case_, &Y);
+      call.status = library_pool(case_.pool_case, &Y);
       call.written = bytes_written(Y);
     }
     return call;
@@ -230,13 +226,12 @@ class ScratchNodeRun {
 
   testing::AssertionResult matches_reference() const {
     const KernelBufferLimit limit(node_.buffer_limit);
-    return node_.op == PoolOp::kMaxPool ? library_matches_reference(max_case_) : pool_matches_reference(pool_case_);
+    return case_.matches_reference();
   }
 
  private:
   ScratchNode node_;
-  MaxPoolCase max_case_;
-  PoolCase pool_case_;
+  FaultNodeCase case_;
 };
 
 // Blocks taken from the system by one run of `node` with an empty cache.

@@ -30,9 +30,7 @@
 #include "onnxpool/pooling.h"
 #include "support/fault_nodes.h"
 #include "support/kernel_buffer_limit.h"
-#include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"
-#include "support/pool_check.h"
 #include "support/unwritten_bytes.h"
 
 namespace {
@@ -156,17 +154,14 @@ struct Outcome {
 // only allocations between arming and disarming are the call's own.
 class HeapNodeRun {
  public:
-  HeapNodeRun(const HeapNode& node, uint64_t stream) : node_(node) {
-    FaultNodeCase c = make_fault_node_case(node, stream, node.tiny_values ? -60 : 0);
-    max_case_ = std::move(c.max_case);
-    pool_case_ = std::move(c.pool_case);
-    const onnxpool::Attributes& raw = node.op == PoolOp::kMaxPool ? max_case_.attributes : pool_case_.attributes;
-    parsed_ = onnxpool::PoolAttributes::parse(node.op, raw, &attributes_);
+  HeapNodeRun(const HeapNode& node, uint64_t stream)
+      : node_(node), case_(make_fault_node_case(node, stream, node.tiny_values ? -60 : 0)) {
+    parsed_ = onnxpool::PoolAttributes::parse(node.op, case_.attributes(), &attributes_);
     std::vector<int64_t> y_shape;
     if (parsed_) parsed_ = onnxpool::infer_output_shape(attributes_, node.shape, &y_shape);
     Y_ = HostTensor(node.type, y_shape);
     if (node.with_indices) indices_ = HostTensor(ElementType::kInt64, y_shape);
-    x_view_ = (node.op == PoolOp::kMaxPool ? max_case_.X : pool_case_.X).view();
+    x_view_ = case_.X().view();
     y_view_ = Y_.view();
     indices_view_ = indices_.view();
   }
@@ -196,13 +191,12 @@ class HeapNodeRun {
 
   testing::AssertionResult matches_reference() const {
     const KernelBufferLimit limit(node_.buffer_limit);
-    return node_.op == PoolOp::kMaxPool ? library_matches_reference(max_case_) : pool_matches_reference(pool_case_);
+    return case_.matches_reference();
   }
 
  private:
   HeapNode node_;
-  MaxPoolCase max_case_;
-  PoolCase pool_case_;
+  FaultNodeCase case_;
   onnxpool::PoolAttributes attributes_;
   onnxpool::Status parsed_;
   HostTensor Y_, indices_;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "support/maxpool_check.h"
+#include "support/pool_check.h"
 #include "support/random.h"
 #include "support/test_settings.h"
 #include "support/value_fills.h"
@@ -20,6 +22,7 @@ FaultNodeCase make_fault_node_case(const FaultNode& node, uint64_t stream, int s
   spec.pads = node.pads;
   spec.p = node.op == PoolOp::kLpPool || node.op == PoolOp::kGlobalLpPool ? 2 : 0;
   FaultNodeCase c;
+  c.op = node.op;
   if (node.op == PoolOp::kMaxPool || node.op == PoolOp::kGlobalMaxPool) {
     fill_with_ties(random, &X, 0.01);
   } else {
@@ -34,6 +37,16 @@ FaultNodeCase make_fault_node_case(const FaultNode& node, uint64_t stream, int s
     c.pool_case = make_pool_case(node.op, spec, std::move(X));
   }
   return c;
+}
+
+const onnxpool::Attributes& FaultNodeCase::attributes() const {
+  return op == PoolOp::kMaxPool ? max_case.attributes : pool_case.attributes;
+}
+
+const HostTensor& FaultNodeCase::X() const { return op == PoolOp::kMaxPool ? max_case.X : pool_case.X; }
+
+testing::AssertionResult FaultNodeCase::matches_reference() const {
+  return op == PoolOp::kMaxPool ? library_matches_reference(max_case) : pool_matches_reference(pool_case);
 }
 
 }  // namespace onnxpool_test

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "onnxpool/attributes.h"
 #include "support/maxpool_cases.h"
 #include "support/pool_cases.h"
@@ -34,8 +36,15 @@ struct FaultNode {
 // kernel launch; at -60 their squares underflow and every plane is redone.
 // MaxPool's case is max_case, the others' pool_case.
 struct FaultNodeCase {
+  onnxpool::PoolOp op;
   MaxPoolCase max_case;
   PoolCase pool_case;
+
+  const onnxpool::Attributes& attributes() const;
+  const HostTensor& X() const;
+  // The case through the library against the reference (the caller sets
+  // any kernel buffer limit the node has).
+  testing::AssertionResult matches_reference() const;
 };
 FaultNodeCase make_fault_node_case(const FaultNode& node, uint64_t stream, int scale_exponent = 0);
 

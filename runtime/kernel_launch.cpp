@@ -74,7 +74,7 @@ struct PlaneBuffer {
 };
 
 // A call's ONNX-order strides (spatial axes, then the plane) in Halide order.
-PlaneAxes halide_order(const std::vector<int64_t>& onnx_strides) {
+PlaneAxes halide_order(const AxisStrides& onnx_strides) {
   PlaneAxes strides;
   if (onnx_strides.empty()) return strides;
   for (size_t i = onnx_strides.size() - 1; i-- > 0;) strides.push(onnx_strides[i]);
@@ -216,8 +216,8 @@ static Status launch_on_dense_copies(const KernelCall& call) {
     out_extents.push_back(a.output);
   }
   const std::vector<int64_t> dense_in = dense_strides(in_extents), dense_out = dense_strides(out_extents);
-  const std::vector<int64_t>& in_strides = call.input_strides.empty() ? dense_in : call.input_strides;
-  const std::vector<int64_t>& out_strides = call.output_strides.empty() ? dense_out : call.output_strides;
+  const std::vector<int64_t> in_strides = call.input_strides.empty() ? dense_in : call.input_strides.to_vector();
+  const std::vector<int64_t> out_strides = call.output_strides.empty() ? dense_out : call.output_strides.to_vector();
   const int64_t planes = g.planes();
   // Copies a box's elements between two layouts of it, `bytes` each.
   const auto copy_box = [planes](const std::vector<int64_t>& extents, size_t bytes, const void* from,
@@ -457,7 +457,7 @@ Status launch_kernel(const KernelCall& call) {
         case ArgumentSlot::Source::kScalar: {
           args[a] = nullptr;
           for (const ScalarArg& s : call.scalars) {
-            if (s.name == slot.name) args[a] = const_cast<void*>(s.address());
+            if (s.named(slot.name.c_str())) args[a] = const_cast<void*>(s.address());
           }
           if (args[a] == nullptr) return Status::internal("kernel argument '" + slot.name + "' has no value");
           break;

@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
+#include <cstring>
 
+#include "inline_vector.h"
 #include "kernel_registry.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
@@ -17,16 +17,18 @@ namespace onnxpool::detail {
 
 // A scalar argument beyond the window attributes, matched by name: a bool,
 // int32 or float kernel argument, which the kernel reads through a pointer.
+// `name` is a string literal (the kernel argument's name).
 struct ScalarArg {
-  std::string name;
+  const char* name = "";
   bool flag = false;
   int32_t number = 0;
   float real = 0.0f;
   enum class Kind { kBool, kInt32, kFloat32 } kind = Kind::kBool;
 
-  static ScalarArg boolean(std::string n, bool v) { return ScalarArg{std::move(n), v, 0, 0.0f, Kind::kBool}; }
-  static ScalarArg int32(std::string n, int32_t v) { return ScalarArg{std::move(n), false, v, 0.0f, Kind::kInt32}; }
-  static ScalarArg float32(std::string n, float v) { return ScalarArg{std::move(n), false, 0, v, Kind::kFloat32}; }
+  static ScalarArg boolean(const char* n, bool v) { return ScalarArg{n, v, 0, 0.0f, Kind::kBool}; }
+  static ScalarArg int32(const char* n, int32_t v) { return ScalarArg{n, false, v, 0.0f, Kind::kInt32}; }
+  static ScalarArg float32(const char* n, float v) { return ScalarArg{n, false, 0, v, Kind::kFloat32}; }
+  bool named(const char* n) const { return std::strcmp(name, n) == 0; }
   const void* address() const {
     switch (kind) {
       case Kind::kBool: return &flag;
@@ -37,20 +39,25 @@ struct ScalarArg {
   }
 };
 
+// One value per ONNX spatial axis of a windowed call; with the plane's
+// after them (strides).
+using AxisValues = InlineVector<int64_t, kMaxWindowedRank>;
+using AxisStrides = InlineVector<int64_t, kMaxWindowedRank + 1>;
+
 struct KernelCall {
   const KernelEntry* kernel = nullptr;
   const WindowGeometry* geometry = nullptr;
   const TensorView* input = nullptr;
-  std::vector<const TensorView*> outputs;  // in the kernel's output order
-  std::vector<ScalarArg> scalars;
+  InlineVector<const TensorView*, 2> outputs;  // in the kernel's output order
+  InlineVector<ScalarArg, 4> scalars;
   // AveragePool: per ONNX spatial axis, the range [begin, end) of input
   // coordinates whose taps the divisor counts.
-  std::vector<int64_t> count_begin, count_end;
+  AxisValues count_begin, count_end;
   bool count_include_pad = false;  // AveragePool: what a window without input taps gives
   // Element strides of X and of the outputs when they are boxes inside
   // larger tensors (window_segments.h): one per ONNX spatial axis, then the
   // plane's. Empty: dense.
-  std::vector<int64_t> input_strides, output_strides;
+  AxisStrides input_strides, output_strides;
   // One of window_segments.cpp's calls: runs as it is, never split again.
   bool segment = false;
   // A piece of a call in pieces (large_planes.h) whose whole call costs

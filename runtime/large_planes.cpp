@@ -134,7 +134,7 @@ void rebase_indices(int64_t* indices, int64_t count, int64_t plane_start, const 
 
 bool column_major_indices(const KernelCall& call) {
   for (const ScalarArg& s : call.scalars) {
-    if (s.name == "column_major") return s.flag;
+    if (s.named("column_major")) return s.flag;
   }
   return false;
 }
@@ -181,7 +181,7 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
   WindowGeometry geometry = g;
   geometry.batch = 1;
   geometry.channels = 1;
-  geometry.output_shape = shape_of(rest_out);
+  geometry.output_shape = ShapeList(shape_of(rest_out));
   TensorView input(call.input->data, call.input->type, shape_of(rest_in), call.input->device);
   std::vector<TensorView> outputs;
   outputs.reserve(call.outputs.size());
@@ -276,7 +276,7 @@ class GlobalLaunch {
 
 int64_t lp_power(const KernelCall& call) {
   for (const ScalarArg& s : call.scalars) {
-    if (s.name == "p") return s.number;
+    if (s.named("p")) return s.number;
   }
   return 2;
 }

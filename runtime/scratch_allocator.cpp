@@ -143,8 +143,34 @@ class SharedCache {
   // Keeps `b` if there is room, else the smallest kept block makes way
   // when `b` is larger (the next call is likely to want as much again).
   void give(ScratchBlock* b) {
-    if (b->capacity > kLargestKept) return release_block(b);
     std::lock_guard<std::mutex> lock(mutex_);
+    keep(b);
+  }
+
+  // give() for each block of a list, under one lock.
+  void give_all(ScratchBlock* list) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (list != nullptr) {
+      ScratchBlock* b = list;
+      list = b->next;
+      keep(b);
+    }
+  }
+
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (blocks_ != nullptr) {
+      ScratchBlock* b = blocks_;
+      blocks_ = b->next;
+      release_block(b);
+    }
+    count_ = 0;
+  }
+
+ private:
+  // Under mutex_.
+  void keep(ScratchBlock* b) {
+    if (b->capacity > kLargestKept) return release_block(b);
     if (count_ == kBlocksKept) {
       ScratchBlock** smallest = &blocks_;
       for (ScratchBlock** link = &blocks_; *link != nullptr; link = &(*link)->next) {
@@ -162,17 +188,6 @@ class SharedCache {
     ++count_;
   }
 
-  void clear() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    while (blocks_ != nullptr) {
-      ScratchBlock* b = blocks_;
-      blocks_ = b->next;
-      release_block(b);
-    }
-    count_ = 0;
-  }
-
- private:
   std::mutex mutex_;
   ScratchBlock* blocks_ = nullptr;
   int count_ = 0;
@@ -210,32 +225,52 @@ void scratch_free(void* user_context, void* block) {
 }
 
 void give_all(ScratchBlock** list) {
-  while (*list != nullptr) {
-    ScratchBlock* b = *list;
-    *list = b->next;
-    shared_cache().give(b);
-  }
+  if (*list == nullptr) return;
+  shared_cache().give_all(*list);
+  *list = nullptr;
 }
 
-// The outermost ScratchScope's pool on this thread, if any.
+// The pool of the call running on this thread, if any.
 thread_local CallScratch* t_scope_pool = nullptr;
+
+CallScratch& this_thread_pool() {
+  static thread_local CallScratch pool;
+  return pool;
+}
 
 }  // namespace
 
 ScratchScope::ScratchScope() : pool_(t_scope_pool) {
   if (pool_ == nullptr) {
-    own_.emplace();
-    pool_ = t_scope_pool = &*own_;
+    pool_ = t_scope_pool = &this_thread_pool();
+    outermost_ = true;
   }
 }
 
 ScratchScope::~ScratchScope() {
-  if (own_) t_scope_pool = nullptr;
+  if (!outermost_) return;
+  pool_->finish_call();
+  t_scope_pool = nullptr;
 }
 
-CallScratch::~CallScratch() {
-  for (ThreadList& list : freed_by_thread_) give_all(&list.freed);
+void CallScratch::note_list_used(int index) {
+  int used = lists_used_.load(std::memory_order_relaxed);
+  while (used <= index && !lists_used_.compare_exchange_weak(used, index + 1, std::memory_order_relaxed)) {
+  }
+}
+
+void CallScratch::finish_call() {
+  // The call's loops are over: no other thread touches the pool now.
+  const int used = lists_used_.load(std::memory_order_relaxed);
+  for (int i = 0; i < used; ++i) {
+    give_all(&freed_by_thread_[i].freed);
+    batches_taken_[i] = 0;
+  }
   give_all(&shared_);
+  lists_used_.store(0, std::memory_order_relaxed);
+  batches_ = 0;
+  refused_.store(false);
+  for (FirstGrain& first : first_grains_) first = FirstGrain{};
 }
 
 void* CallScratch::take(size_t bytes) {
@@ -253,7 +288,11 @@ void* CallScratch::take(size_t bytes) {
   // provisionings: a task that holds two blocks of one size must not take
   // both spares another thread's first task will ask for, and then write Y
   // before that thread provisions again.
-  uint64_t* taken = thread.index < kThreadLists ? &batches_taken_[thread.index] : nullptr;
+  uint64_t* taken = nullptr;
+  if (thread.index < kThreadLists) {
+    note_list_used(thread.index);
+    taken = &batches_taken_[thread.index];
+  }
   const auto may_take = [&](const ScratchBlock& b) {
     return b.provisioner != me && (taken == nullptr || b.batch >= 64 || (*taken >> b.batch & 1) == 0);
   };
@@ -291,7 +330,10 @@ void CallScratch::give(void* block) {
   b->provisioner = nullptr;
   b->batch = kNoBatch;
   const TaskThread thread = this_task_thread();
-  if (thread.index < kThreadLists) return push_front(&freed_by_thread_[thread.index].freed, b);
+  if (thread.index < kThreadLists) {
+    note_list_used(thread.index);
+    return push_front(&freed_by_thread_[thread.index].freed, b);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   push_front(&shared_, b);
 }
@@ -300,8 +342,9 @@ void CallScratch::after_parallel_loop() {
   // A loop nested in another's task: the outer loop's threads still use
   // their lists.
   if (this_task_thread().threads > 1) return;
+  const int used = lists_used_.load(std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mutex_);
-  for (ThreadList& list : freed_by_thread_) move_all(&list.freed, &shared_);
+  for (int i = 0; i < used; ++i) move_all(&freed_by_thread_[i].freed, &shared_);
 }
 
 int64_t CallScratch::grain_for(const void* kernel, int64_t wanted) {

@@ -30,7 +30,7 @@ struct ScratchBlock;
 class CallScratch {
  public:
   CallScratch() = default;
-  ~CallScratch();  // hands the call's blocks to the shared cache
+  ~CallScratch() { finish_call(); }
   CallScratch(const CallScratch&) = delete;
   CallScratch& operator=(const CallScratch&) = delete;
 
@@ -48,12 +48,20 @@ class CallScratch {
   // (pieces of a large plane, groups of planes) fit in the blocks the first
   // provisioned and ask the system for none after Y was written.
   int64_t grain_for(const void* kernel, int64_t wanted);
+  // Hands the call's blocks to the shared cache and forgets the call, so the
+  // pool serves the next call as a new one would.
+  void finish_call();
 
  private:
   struct FirstGrain {
     const void* kernel = nullptr;
     int64_t grain = 0;
   };
+  // Notes that the thread of index `index` uses its list and its bit set:
+  // finish_call and after_parallel_loop visit only the lists used, not all
+  // 64 cache lines.
+  void note_list_used(int index);
+
   // Blocks each thread of the call's parallel loops freed, by its index
   // there: only that thread touches its list, so reuse takes no lock. Each
   // list has a cache line of its own: packed into one, every task's take
@@ -65,6 +73,7 @@ class CallScratch {
     ScratchBlock* freed = nullptr;
   };
   ThreadList freed_by_thread_[kThreadLists];
+  std::atomic<int> lists_used_{0};  // lists [0, lists_used_) may hold blocks or bits
   std::mutex mutex_;
   // Under mutex_: other threads' spares, and blocks freed by threads past
   // kThreadLists; the provisionings so far, and per thread the ones (of the
@@ -80,8 +89,9 @@ class CallScratch {
 };
 
 // The pool of the public call running on this thread. The first scope on a
-// thread (the entry point's guarded_call) owns one; the scopes inside it (each
-// kernel launch's CallContext) use that one, so a call that launches again
+// thread (the entry point's guarded_call) opens the thread's pool for the
+// call and finishes it at the end; the scopes inside it (each kernel
+// launch's CallContext) use the same one, so a call that launches again
 // (pieces of a large plane, segments, LpPool's redo) finds the blocks its
 // first launch took instead of asking the system after Y was written.
 class ScratchScope {
@@ -93,10 +103,11 @@ class ScratchScope {
   CallScratch& pool() { return *pool_; }
 
  private:
-  // Made only by the first scope on a thread: a CallScratch is 4 KB of
-  // cache-line-padded lists, too much to clear for every kernel launch.
-  std::optional<CallScratch> own_;
   CallScratch* pool_;
+  // The outermost scope: one pool per thread, kept between calls, since a
+  // CallScratch is 4.6 KB of cache-line-padded lists, too much to clear for
+  // every call (T0: scratch set-up and release were 15% of a call's samples).
+  bool outermost_ = false;
 };
 
 // Makes halide_malloc/halide_free use the call's pool (or, for a request

@@ -8,9 +8,9 @@
 
 namespace onnxpool::detail {
 
-std::string shape_string(const std::vector<int64_t>& shape) {
+std::string shape_string(const int64_t* begin, const int64_t* end) {
   std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  for (const int64_t* d = begin; d != end; ++d) s += (d != begin ? ", " : "") + std::to_string(*d);
   return s + "]";
 }
 
@@ -46,7 +46,7 @@ Status check_input(PoolOp op, const char* name, const TensorView& t) {
 }
 
 Status check_output(PoolOp op, const char* name, const TensorView& t, const TensorView& X,
-                    ElementType type, const std::vector<int64_t>& shape) {
+                    ElementType type, const ShapeList& shape) {
   Status s = check_input(op, name, t);
   if (!s) return s;
   if (t.device != X.device) {
@@ -57,7 +57,7 @@ Status check_output(PoolOp op, const char* name, const TensorView& t, const Tens
     return Status::invalid_argument(where(op, name) + "must be " + element_type_name(type) + ", got " +
                                     element_type_name(t.type));
   }
-  if (t.shape != shape) {
+  if (shape != t.shape) {
     return Status::invalid_argument(where(op, name) + "must have shape " + shape_string(shape) + ", got " +
                                     shape_string(t.shape));
   }

@@ -8,6 +8,7 @@
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
+#include "window_geometry.h"
 
 namespace onnxpool::detail {
 
@@ -16,8 +17,12 @@ namespace onnxpool::detail {
 Status check_input(PoolOp op, const char* name, const TensorView& t);
 // Also: X's device, exactly `type` and `shape`.
 Status check_output(PoolOp op, const char* name, const TensorView& t, const TensorView& X, ElementType type,
-                    const std::vector<int64_t>& shape);
+                    const ShapeList& shape);
 
-std::string shape_string(const std::vector<int64_t>& shape);
+std::string shape_string(const int64_t* begin, const int64_t* end);
+inline std::string shape_string(const std::vector<int64_t>& shape) {
+  return shape_string(shape.data(), shape.data() + shape.size());
+}
+inline std::string shape_string(const ShapeList& shape) { return shape_string(shape.begin(), shape.end()); }
 
 }  // namespace onnxpool::detail

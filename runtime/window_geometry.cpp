@@ -285,7 +285,7 @@ Status infer_output_shape(const PoolAttributes& attributes, const std::vector<in
     if (output_shape == nullptr) return Status::invalid_argument("infer_output_shape: output_shape is null");
     detail::WindowGeometry g;
     Status s = detail::compute_window_geometry(attributes, input_shape, &g);
-    if (s) *output_shape = g.output_shape;
+    if (s) *output_shape = g.output_shape.to_vector();
     return s;
   });
 }
@@ -297,7 +297,7 @@ Status resolve_pads(const PoolAttributes& attributes, const std::vector<int64_t>
     detail::WindowGeometry g;
     Status s = detail::compute_window_geometry(attributes, input_shape, &g);
     if (!s) return s;
-    *pads = g.onnx_pads;
+    *pads = g.onnx_pads.to_vector();
     return Status::ok();
   });
 }

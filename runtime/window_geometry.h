@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "inline_vector.h"
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 
@@ -19,15 +20,21 @@ struct AxisWindow {
 
 // Spatial axes the windowed operators take (find_operator_kernel refuses more).
 constexpr int kMaxWindowedRank = 3;
+// Spatial axes a geometry holds without a heap allocation: every windowed
+// call, and global pools up to rank 8 (past it the lists move to the heap).
+constexpr size_t kInlineSpatialAxes = 6;
+
+// N, C, then one extent per spatial axis.
+using ShapeList = InlineVector<int64_t, 2 + kInlineSpatialAxes>;
 
 struct WindowGeometry {
   int64_t batch = 0, channels = 0;
   // ONNX order: first spatial axis first. What the kernels run: the same
   // outputs, but without the taps that are padding for every window, so a
   // window's kernel and pads may be smaller than the attributes say.
-  std::vector<AxisWindow> axes;
-  std::vector<int64_t> onnx_pads;  // the pads ONNX resolves (resolve_pads), begin then end
-  std::vector<int64_t> output_shape;
+  InlineVector<AxisWindow, kInlineSpatialAxes> axes;
+  InlineVector<int64_t, 2 * kInlineSpatialAxes> onnx_pads;  // the pads ONNX resolves (resolve_pads), begin then end
+  ShapeList output_shape;
 
   int64_t planes() const { return batch * channels; }
   int64_t input_plane_size() const;

@@ -277,7 +277,7 @@ Wide direct_cost(const WindowGeometry& g) {
 
 bool column_major_indices(const KernelCall& call) {
   for (const ScalarArg& s : call.scalars) {
-    if (s.name == "column_major") return s.flag;
+    if (s.named("column_major")) return s.flag;
   }
   return false;
 }
@@ -404,9 +404,9 @@ class CombinationRunner {
         int64_t count = g.planes();
         for (int64_t e : call_box) count *= e;
         scratch[k].resize(static_cast<size_t>(count) * element_size(out.type));
-        outputs.emplace_back(scratch[k].data(), out.type, sub.output_shape, Device::kHost);
+        outputs.emplace_back(scratch[k].data(), out.type, sub.output_shape.to_vector(), Device::kHost);
       } else {
-        outputs.emplace_back(byte_at(out, out_offset), out.type, sub.output_shape, Device::kHost);
+        outputs.emplace_back(byte_at(out, out_offset), out.type, sub.output_shape.to_vector(), Device::kHost);
       }
       segment.outputs[k] = &outputs[k];
     }
@@ -536,15 +536,15 @@ Status launch_in_segments(const KernelCall& call) {
     return Status::internal(std::string(op_name(call.kernel->op)) + ": no general kernel for segments");
   }
   for (ScalarArg& s : base.scalars) {
-    if (s.name == "clamp_safe") s.flag = false;  // a segment's windows may hold no input tap
+    if (s.named("clamp_safe")) s.flag = false;  // a segment's windows may hold no input tap
   }
   std::vector<int64_t> in_extents, out_extents;
   for (const AxisWindow& a : g.axes) {
     in_extents.push_back(a.input);
     out_extents.push_back(a.output);
   }
-  base.input_strides = dense_strides(in_extents);
-  base.output_strides = dense_strides(out_extents);
+  base.input_strides = AxisStrides(dense_strides(in_extents));
+  base.output_strides = AxisStrides(dense_strides(out_extents));
   CombinationRunner runner(call, base, column_major_indices(call));
   Status status = Status::ok();
   for_each_call(plan, [&](const std::vector<size_t>& at) {

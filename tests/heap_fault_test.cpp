@@ -3,10 +3,12 @@
 // This program replaces the global operator new, so it sees every allocation
 // of the runtime's own, not only the places that announce one
 // (note_host_allocation, which onnxpool_fault_injection_test refuses): the
-// geometry and argument lists, the views of a call in pieces, the partial
-// results of a plane reduced in sub-planes, LpPool's range check, the host
-// copies of segments, the strings of a status. For one node of every path a
-// call can take, at 1 and 2 threads, the sweep counts a call's allocations
+// views of a call in pieces, the partial results of a plane reduced in
+// sub-planes, LpPool's exact redo, the host copies of segments, the strings
+// of a status. On the CPU every other call makes none: the first test checks
+// that, and that its kernels' scratch comes from the runtime's cache. For
+// one node of every path that allocates, at 1 and 2 threads (on a GPU
+// backend, every node: device buffers), the sweep counts a call's allocations
 // and refuses the first, then the second, and so on: each refusal must end
 // the call in kInternal, "out of memory", with every byte of Y and Indices
 // as it was (no exception leaves the API, nothing is half written), or,
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "onnxpool/pooling.h"
+#include "scratch_allocator.h"
 #include "support/fault_nodes.h"
 #include "support/kernel_buffer_limit.h"
 #include "support/onnx_attributes.h"
@@ -136,6 +139,14 @@ const std::vector<HeapNode>& heap_nodes() {
   return nodes;
 }
 
+// On the CPU a call allocates only in pieces or sub-planes (a buffer limit),
+// in segments and in LpPool's exact redo (docs/reliability.md, "Calls
+// without heap allocation"); on a GPU backend every call does.
+bool allocates(const HeapNode& node) {
+  return node.buffer_limit > 0 || node.may_write_before_a_refusal ||
+         onnxpool::active_backend() != onnxpool::Backend::kCpu;
+}
+
 // On a GPU backend each piece of a call in pieces is a launch of its own,
 // whose device buffers and host lists come after the earlier pieces wrote Y.
 bool may_write_before_a_refusal(const HeapNode& node) {
@@ -211,11 +222,40 @@ class HeapFaults : public testing::Test {
   }
 };
 
+TEST_F(HeapFaults, CallsOnTheCpuMakeNoHeapAllocation) {
+  int checked = 0;
+  for (int threads : {1, 2, 4}) {
+    ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
+    for (size_t n = 0; n < heap_nodes().size(); ++n) {
+      const HeapNode& node = heap_nodes()[n];
+      if (allocates(node)) continue;
+      SCOPED_TRACE(node.name + " at " + std::to_string(threads) + " threads");
+      HeapNodeRun run(node, 8200 + n);
+      ASSERT_TRUE(run.parsed().is_ok()) << run.parsed().message();
+      // The first call starts the thread pool and builds the runtime's
+      // tables, and the kernels' first scratch blocks come from the system.
+      ASSERT_TRUE(run.matches_reference());
+      const long blocks_before = onnxpool::detail::scratch_allocations_made();
+      for (int call = 0; call < 3; ++call) {
+        const Outcome outcome = run.run(-1);
+        ASSERT_TRUE(outcome.status.is_ok()) << outcome.status.message();
+        EXPECT_EQ(outcome.allocations, 0) << "call " << call;
+      }
+      EXPECT_EQ(onnxpool::detail::scratch_allocations_made(), blocks_before)
+          << "scratch blocks taken from the system by calls that found them in the cache";
+      EXPECT_TRUE(run.matches_reference());
+      ++checked;
+    }
+  }
+  if (onnxpool::active_backend() == onnxpool::Backend::kCpu) EXPECT_EQ(checked, 3 * 12);
+}
+
 TEST_F(HeapFaults, EachRefusedAllocationEndsInAStatusAndLeavesYAsItWas) {
   for (int threads : {1, 2}) {
     ASSERT_TRUE(onnxpool::set_num_threads(threads).is_ok());
     for (size_t n = 0; n < heap_nodes().size(); ++n) {
       const HeapNode& node = heap_nodes()[n];
+      if (!allocates(node)) continue;  // nothing to refuse (the test above)
       SCOPED_TRACE(node.name + " at " + std::to_string(threads) + " threads");
       HeapNodeRun run(node, 8100 + n);
       ASSERT_TRUE(run.parsed().is_ok()) << run.parsed().message();

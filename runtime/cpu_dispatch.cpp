@@ -78,11 +78,28 @@ bool cpu_target_allowed(size_t target) {
   return rank_of(v) <= rank_of(static_cast<CpuVariant>(g_variant_limit.load())) && cpu_supports(v);
 }
 
-int pick_cpu_target() {
+namespace {
+
+// The first CPU target this CPU runs among those of at most `limit`'s rank.
+int first_cpu_target_under(int limit_rank) {
   for (size_t t = 0; t < target_count(); ++t) {
-    if (cpu_target_allowed(t)) return static_cast<int>(t);
+    const TargetInfo& info = target_info(t);
+    if (info.backend == Backend::kCpu && rank_of(info.cpu_variant) <= limit_rank && cpu_supports(info.cpu_variant)) {
+      return static_cast<int>(t);
+    }
   }
   return -1;
+}
+
+}  // namespace
+
+int pick_cpu_target() {
+  // Worked out once per limit: every call's dispatch asks (T0: 4% of a
+  // call's samples went to walking the targets).
+  static const int by_limit_rank[] = {first_cpu_target_under(0), first_cpu_target_under(1), first_cpu_target_under(2),
+                                      first_cpu_target_under(3), first_cpu_target_under(4)};
+  const int limit_rank = rank_of(static_cast<CpuVariant>(g_variant_limit.load(std::memory_order_relaxed)));
+  return by_limit_rank[limit_rank];
 }
 
 bool host_supports(CpuVariant variant) { return cpu_supports(variant); }

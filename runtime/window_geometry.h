@@ -62,8 +62,9 @@ __int128 row_buffer_entries(const WindowGeometry& g);
 // (large_planes.h); what neither can cut is kUnsupported.
 bool row_buffer_too_large(const AxisWindow& row_axis);
 
-// Validates `input_shape` against `attributes` and fills `geometry`. Global
-// operators get one window covering each whole axis.
+// Validates `input_shape` against `attributes` and fills `geometry` (left
+// partly filled on an error). Global operators get one window covering each
+// whole axis.
 Status compute_window_geometry(const PoolAttributes& attributes,
                                const std::vector<int64_t>& input_shape, WindowGeometry* geometry);
 

@@ -6,7 +6,10 @@
 // run in segments; on a GPU backend, planes past 2^31 bytes run in pieces;
 // docs/reliability.md).
 // Any other failure inside a kernel may have written part of Y and Indices.
-// Calls are safe from many threads at once.
+// Calls are safe from many threads at once. On the CPU an ordinary call
+// makes no heap allocation of the runtime's own; its kernels' scratch comes
+// from a cache that grows only when a call needs more than earlier calls
+// left there (docs/reliability.md, "Calls without heap allocation").
 #pragma once
 
 #include "onnxpool/attributes.h"

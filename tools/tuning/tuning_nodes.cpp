@@ -1,6 +1,7 @@
 #include "tuning_nodes.h"
 
 #include <cctype>
+#include <cstring>
 
 #include "onnxpool/onnxpool.h"
 #include "support/maxpool_check.h"
@@ -176,21 +177,29 @@ std::vector<std::string> tiny_nodes(PoolOp op, onnxpool::ElementType type, int s
   return nodes;
 }
 
-PreparedNode::PreparedNode(const TuningNode& node)
-    : node_(node), X_(node.spec.type, node.spec.shape), Y_(node.spec.type, node.spec.output_shape) {
+PreparedNode::PreparedNode(const TuningNode& node) : node_(node) {
+  HostTensor X(node.spec.type, node.spec.shape);
   onnxpool_test::Random random(1);
   if (node.spec.op == PoolOp::kMaxPool || node.spec.op == PoolOp::kGlobalMaxPool) {
-    onnxpool_test::fill_with_ties(random, &X_, 0.0);
+    onnxpool_test::fill_with_ties(random, &X, 0.0);
   } else {
     const bool lp = node.spec.op == PoolOp::kLpPool || node.spec.op == PoolOp::kGlobalLpPool;
-    onnxpool_test::fill_for_sum_pool(random, &X_, lp ? onnxpool_test::SumPool::kLp : onnxpool_test::SumPool::kAverage);
+    onnxpool_test::fill_for_sum_pool(random, &X, lp ? onnxpool_test::SumPool::kLp : onnxpool_test::SumPool::kAverage);
   }
-  if (node.with_indices) indices_ = HostTensor(onnxpool::ElementType::kInt64, node.spec.output_shape);
+  x_ = onnxpool_bench::AlignedBuffer<uint8_t>(X.byte_size(), 0);
+  std::memcpy(x_.data(), X.data(), X.byte_size());
+  const size_t outputs = static_cast<size_t>(onnxpool_test::element_count(node.spec.output_shape));
+  y_ = onnxpool_bench::AlignedBuffer<uint8_t>(outputs * onnxpool::element_size(node.spec.type), 0);
+  x_view_ = onnxpool::TensorView(x_.data(), node.spec.type, node.spec.shape);
+  y_view_ = onnxpool::TensorView(y_.data(), node.spec.type, node.spec.output_shape);
+  if (node.with_indices) {
+    indices_ = onnxpool_bench::AlignedBuffer<uint8_t>(outputs * sizeof(int64_t), 0);
+    indices_view_ = onnxpool::TensorView(indices_.data(), onnxpool::ElementType::kInt64, node.spec.output_shape);
+  }
 }
 
 onnxpool::Status PreparedNode::run() {
-  const onnxpool::TensorView indices = indices_.view();
-  return onnxpool::pool(node_.spec.attributes, X_.view(), Y_.view(), node_.with_indices ? &indices : nullptr);
+  return onnxpool::pool(node_.spec.attributes, x_view_, y_view_, node_.with_indices ? &indices_view_ : nullptr);
 }
 
 }  // namespace onnxpool_tune

@@ -21,7 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <optional>
 
 namespace onnxpool::detail {
 

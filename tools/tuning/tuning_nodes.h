@@ -39,7 +39,7 @@ std::vector<std::string> tiny_nodes(onnxpool::PoolOp op, onnxpool::ElementType t
 
 // A node's tensors, allocated and filled once, for timing, as a caller's
 // would be: 64-byte aligned (the tests' HostTensor is 16-byte aligned, and
-// split loads cost the 2-thread MaxPool S1 a third more time), with views
+// its split loads cost the 2-thread MaxPool S1 10-15% more time), with views
 // made once, so a timed call is the library's alone.
 class PreparedNode {
  public:

@@ -458,29 +458,33 @@ class Tuner:
                 for t in rows]
 
     def latest_scores(self, kernel_name, target_string, cpu=None):
-        """Scores from each thread count's latest timing group of this kernel on this CPU, merged."""
+        """Scores from each thread count's timing groups of this kernel on this CPU, merged, a later
+        group's ratio replacing an earlier one's; the noise is the largest among the groups whose
+        ratios are kept, so a group that --retime measured again no longer counts."""
         times = self.db.all(kind="time", kernel=kernel_name, target=target_string, cpu=cpu or self.cpu)
-        merged, noises = {}, []
+        merged, noise_of = {}, {}
         for threads in sorted({t["threads"] for t in times}):
             of_threads = [t for t in times if t["threads"] == threads]
             groups = {}
             for t in of_threads:
                 groups.setdefault(t["group"], []).append(t)
-            # Every group has the hand default; a later group adds candidates the earlier lacked.
+            # Every group has the hand default; a later group adds candidates the earlier lacked, or
+            # (--retime) measures them all again.
             for group in groups.values():
                 scores, noise = winners.score_group(group)
                 if noise is None:
                     continue
-                noises.append(noise)
                 for label, s in scores.items():
                     m = merged.setdefault(label, {"ratios": {}, "medians": {}, "reached": True})
                     m["ratios"].update(s["ratios"])
                     m["medians"].update(s["medians"])
                     m["reached"] = m["reached"] and s["reached"]
+                    for key in s["ratios"]:
+                        noise_of[(label, key)] = noise
         for m in merged.values():
             m["score"] = winners.geomean(list(m["ratios"].values()))
             m["worst_ratio"] = max(m["ratios"].values()) if m["ratios"] else float("nan")
-        noise = max(noises) if noises else winners.MIN_NOISE
+        noise = max(noise_of.values()) if noise_of else winners.MIN_NOISE
         return merged, noise
 
     # ---- one kernel ----
@@ -553,7 +557,7 @@ class Tuner:
                                   threads=threads)
             timed = {c for c in {t["candidate"] for t in timings}
                      if set(nodes) <= {t["node"] for t in timings if t["candidate"] == c}}
-            todo = [(c, g) for c, g in passed if g["candidate"] not in timed]
+            todo = passed if self.args.retime else [(c, g) for c, g in passed if g["candidate"] not in timed]
             if not todo:
                 progress.step(f"{kernel['name']} at {threads} thread(s): every candidate already {measured}")
                 continue
@@ -619,7 +623,7 @@ class Tuner:
                                   threads=threads)
             timed = {c for c in {t["candidate"] for t in timings}
                      if set(tuned_nodes) <= {t["node"] for t in timings if t["candidate"] == c}}
-            todo = [p for p in passed if p[1] not in timed or p[0] == "hand"]
+            todo = [p for p in passed if self.args.retime or p[1] not in timed or p[0] == "hand"]
             if len(todo) == 1:
                 progress.step(f"run-time knobs at {threads} thread(s): every candidate already timed")
                 continue
@@ -962,6 +966,10 @@ def parse_args(argv):
                         "target takes those of its family (CPU: the first three; GPU: the last three)")
     p.add_argument("--threads", default="1,2", help="thread counts to time at, comma-separated")
     p.add_argument("--rounds", type=int, default=9, help="interleaved timing rounds (samples per candidate and node)")
+    p.add_argument("--retime", action="store_true",
+                   help="time every candidate that passed its checks again, in a new group, though the database "
+                        "has its timings (a noisy run measured again, e.g. with more --rounds); the newest "
+                        "group's ratios and noise then decide")
     p.add_argument("--sample-ms", type=float, default=5.0, help="milliseconds of repeated calls per sample")
     p.add_argument("--budget-minutes", type=float, default=0, help="stop starting kernels after this long (0: none)")
     p.add_argument("--seed", type=int, default=1)

@@ -4,8 +4,9 @@ which every x86-64 CPU runs): the hand default, two knob settings, one autosched
 frozen into source) and a candidate made wrong on purpose (the test-only knob test_fault). Checks
 that bad input is refused before anything is written, that timings are recorded, that the frozen
 autoscheduled schedule is right on the tiny nodes, that the wrong candidate is rejected and never
-wins, that the table and report are written, and that a rerun (also after an interruption or a
-change to the checking code) resumes instead of measuring again."""
+wins, that the table and report are written, that a rerun (also after an interruption or a
+change to the checking code) resumes instead of measuring again, and that --retime measures again
+and lets the new measurement decide."""
 
 import json
 import os
@@ -15,6 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tuning_test_support import expect, finish, fresh_work, records, run_tune  # noqa: E402
+import winners  # noqa: E402
 
 KERNEL = "onnxpool_maxpool_float32_1d"
 CANDIDATES = {"hand", "vector_multiple=2", "vector_multiple=4", "adams2019", "test_fault=true"}
@@ -98,6 +100,30 @@ def main():
     r = run_tune(common)
     expect(r.returncode == 0 and len(records(db)) == len(first), "the rerun measured again")
     expect("already timed" in r.stdout, "the rerun did not say what it skipped")
+
+    # --retime measures every passed candidate again, in a new group whose ratios and noise then
+    # decide: the first group's noise no longer counts. That group is made noisy on purpose first
+    # (its hand samples doubled in number, the added ones 4x slower), so counting it would show.
+    with open(db, "w") as f:
+        for x in first:
+            if x["kind"] == "time" and x["candidate_label"] == "hand":
+                x = dict(x, samples_us=x["samples_us"] + [4 * v for v in x["samples_us"]])
+            f.write(json.dumps(x) + "\n")
+    _, doctored_noise = winners.score_group([x for x in records(db) if x["kind"] == "time"])
+    r = run_tune(common, ["--retime"])
+    retimed = records(db)[len(first):]
+    new_times = [x for x in retimed if x["kind"] == "time"]
+    expect(r.returncode == 0 and {x["candidate_label"] for x in new_times} == timed,
+           f"--retime timed {sorted({x['candidate_label'] for x in new_times})}, expected {sorted(timed)}")
+    expect(len({x["group"] for x in new_times}) == 1 and new_times[0]["group"] not in {x["group"] for x in times},
+           "--retime did not time the candidates in one new group")
+    expect(not any(x["kind"] in ("generate", "check") for x in retimed), "--retime generated or checked again")
+    with open(os.path.join(tables, "x86-64-sse41.json")) as f:
+        (retimed_row,) = json.load(f)["kernels"][KERNEL]["by_cpu"].values()
+    _, newest_noise = winners.score_group(new_times)
+    expect(doctored_noise > newest_noise and abs(retimed_row.get("noise", -1) - round(newest_noise, 4)) < 1e-4,
+           f"the table's noise {retimed_row.get('noise')} is not the new group's {newest_noise:.4f} "
+           f"(the first group's, made noisy: {doctored_noise:.4f})")
 
     # An interrupted run (the database cut after the generation records, its last line half written)
     # resumes: nothing is generated again, the checks and timings are redone.

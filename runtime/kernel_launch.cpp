@@ -455,11 +455,9 @@ Status launch_kernel(const KernelCall& call) {
         case ArgumentSlot::Source::kGrain: args[a] = &grain; break;
         case ArgumentSlot::Source::kFirstPlane: args[a] = &first_plane; break;
         case ArgumentSlot::Source::kScalar: {
-          args[a] = nullptr;
-          for (const ScalarArg& s : call.scalars) {
-            if (s.named(slot.name.c_str())) args[a] = const_cast<void*>(s.address());
-          }
-          if (args[a] == nullptr) return Status::internal("kernel argument '" + slot.name + "' has no value");
+          const ScalarArg* scalar = call.scalar(slot.name.c_str());
+          if (scalar == nullptr) return Status::internal("kernel argument '" + slot.name + "' has no value");
+          args[a] = const_cast<void*>(scalar->address());
           break;
         }
       }

@@ -63,6 +63,19 @@ struct KernelCall {
   // A piece of a call in pieces (large_planes.h) whose whole call costs
   // enough for segments: the piece weighs segments even below that cost.
   bool piece_of_costly_call = false;
+
+  // The scalar argument of that name, or nullptr.
+  const ScalarArg* scalar(const char* name) const {
+    for (const ScalarArg& s : scalars) {
+      if (s.named(name)) return &s;
+    }
+    return nullptr;
+  }
+  // MaxPool's Indices counted with the first spatial axis fastest (storage_order = 1).
+  bool column_major_indices() const {
+    const ScalarArg* s = scalar("column_major");
+    return s != nullptr && s->flag;
+  }
 };
 
 // True when this build and CPU have `kernel` for the backend that runs calls

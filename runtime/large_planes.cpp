@@ -132,13 +132,6 @@ void rebase_indices(int64_t* indices, int64_t count, int64_t plane_start, const 
   });
 }
 
-bool column_major_indices(const KernelCall& call) {
-  for (const ScalarArg& s : call.scalars) {
-    if (s.named("column_major")) return s.flag;
-  }
-  return false;
-}
-
 Status launch_windowed_in_pieces(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
   RowPlan plan;
@@ -162,7 +155,7 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
   const int64_t in_plane = g.input_plane_size(), out_plane = g.output_plane_size();
   const int64_t in_slice = slice_size(g, false), out_slice = slice_size(g, true);
   const bool indices = call.outputs.size() > 1;
-  const bool column_major = column_major_indices(call);
+  const bool column_major = call.column_major_indices();
   const bool count_include_pad = call.count_include_pad;
   // What a piece's launch needs, made here, before anything writes Y, and
   // set for each piece in place: a piece allocates nothing, so memory the
@@ -275,10 +268,8 @@ class GlobalLaunch {
 };
 
 int64_t lp_power(const KernelCall& call) {
-  for (const ScalarArg& s : call.scalars) {
-    if (s.named("p")) return s.number;
-  }
-  return 2;
+  const ScalarArg* p = call.scalar("p");
+  return p != nullptr ? p->number : 2;
 }
 
 // The plane's mean from its sub-planes' means, weighted by their sizes.

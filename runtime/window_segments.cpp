@@ -275,13 +275,6 @@ Wide direct_cost(const WindowGeometry& g) {
   return saturated(taps + row_buffer_entries(g));
 }
 
-bool column_major_indices(const KernelCall& call) {
-  for (const ScalarArg& s : call.scalars) {
-    if (s.named("column_major")) return s.flag;
-  }
-  return false;
-}
-
 // MaxPool's Indices of one call: from positions within the call's input
 // (plane p at p times its plane size) to positions within X.
 struct IndexRebase {
@@ -545,7 +538,7 @@ Status launch_in_segments(const KernelCall& call) {
   }
   base.input_strides = AxisStrides(dense_strides(in_extents));
   base.output_strides = AxisStrides(dense_strides(out_extents));
-  CombinationRunner runner(call, base, column_major_indices(call));
+  CombinationRunner runner(call, base, call.column_major_indices());
   Status status = Status::ok();
   for_each_call(plan, [&](const std::vector<size_t>& at) {
     if (status) status = runner.run(plan, at);

@@ -161,40 +161,37 @@ struct ScratchNode : FaultNode {
 };
 
 const std::vector<ScratchNode>& scratch_nodes() {
-  static const std::vector<ScratchNode> nodes{
-      {{"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}}},
-      {{"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}, true}},
-      {{"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}}},
-      {{"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}}},
-      {{"MaxPool float16 2D flat planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 512, 28, 28}, {3, 3}, {1, 1},
-       {1, 1, 1, 1}}},
-      {{"AveragePool float32 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat32, {1, 512, 28, 28}, {3, 3},
-       {1, 1}, {1, 1, 1, 1}}},
-      {{"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 32, 32, 32}, {3, 3, 3},
-       {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
-      {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 16, 32, 32, 32}, {3, 3, 3},
-       {2, 2, 2}, {1, 1, 1, 1, 1, 1}, true}},
-      {{"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 4096}, {5}, {2}, {2, 2}}},
-      {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
-      {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
-       {2, 2}, false, 100000}},
-      {{"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 513, 513}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}, false, 0}, true},
-      {{"MaxPool float16 2D flat planes, uneven planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 97, 28, 28},
-       {3, 3}, {1, 1}, {1, 1, 1, 1}, false, 0}, true},
-      {{"AveragePool float32 3D uneven rows", PoolOp::kAveragePool, ElementType::kFloat32, {1, 1, 2, 513, 512},
-       {2, 3, 3}, {2, 2, 2}, {0, 1, 1, 0, 1, 1}, false, 0}, true},
-      {{"MaxPool int8 1D uneven planes", PoolOp::kMaxPool, ElementType::kInt8, {1, 97, 4096}, {5}, {2}, {2, 2},
-       false, 0}, true},
-      // Buffers of 254 input rows: a first piece of 127 output rows (prime;
-      // 1024 wide, so several tasks at the default grain), then one of 23.
-      {{"MaxPool float32 2D Indices in pieces, uneven rows", PoolOp::kMaxPool, ElementType::kFloat32,
-       {1, 1, 300, 2048}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 2048 * 4}, true},
-  };
+  static const std::vector<ScratchNode> nodes = [] {
+    std::vector<ScratchNode> all;
+    for (const FaultNode& node : separable_2d_fault_nodes()) all.push_back({node});
+    all.insert(all.end(), {
+        {{"MaxPool float16 2D flat planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 512, 28, 28}, {3, 3}, {1, 1},
+         {1, 1, 1, 1}}},
+        {{"AveragePool float32 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat32, {1, 512, 28, 28}, {3, 3},
+         {1, 1}, {1, 1, 1, 1}}},
+        {{"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 32, 32, 32}, {3, 3, 3},
+         {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
+        {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 16, 32, 32, 32}, {3, 3, 3},
+         {2, 2, 2}, {1, 1, 1, 1, 1, 1}, true}},
+        {{"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 4096}, {5}, {2}, {2, 2}}},
+        {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
+        {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
+         {2, 2}, false, 100000}},
+        {{"MaxPool float32 2D uneven rows", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 513, 513}, {3, 3}, {2, 2},
+         {1, 1, 1, 1}, false, 0}, true},
+        {{"MaxPool float16 2D flat planes, uneven planes", PoolOp::kMaxPool, ElementType::kFloat16, {1, 97, 28, 28},
+         {3, 3}, {1, 1}, {1, 1, 1, 1}, false, 0}, true},
+        {{"AveragePool float32 3D uneven rows", PoolOp::kAveragePool, ElementType::kFloat32, {1, 1, 2, 513, 512},
+         {2, 3, 3}, {2, 2, 2}, {0, 1, 1, 0, 1, 1}, false, 0}, true},
+        {{"MaxPool int8 1D uneven planes", PoolOp::kMaxPool, ElementType::kInt8, {1, 97, 4096}, {5}, {2}, {2, 2},
+         false, 0}, true},
+        // Buffers of 254 input rows: a first piece of 127 output rows (prime;
+        // 1024 wide, so several tasks at the default grain), then one of 23.
+        {{"MaxPool float32 2D Indices in pieces, uneven rows", PoolOp::kMaxPool, ElementType::kFloat32,
+         {1, 1, 300, 2048}, {3, 3}, {2, 2}, {1, 1, 1, 1}, true, 254 * 2048 * 4}, true},
+    });
+    return all;
+  }();
   return nodes;
 }
 

@@ -98,44 +98,41 @@ struct HeapNode : FaultNode {
 };
 
 const std::vector<HeapNode>& heap_nodes() {
-  static const std::vector<HeapNode> nodes{
-      {{"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}}},
-      {{"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}, true}},
-      {{"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}}},
-      {{"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
-       {1, 1, 1, 1}}},
-      {{"AveragePool float16 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat16, {1, 64, 28, 28}, {3, 3},
-       {1, 1}, {1, 1, 1, 1}}},
-      {{"MaxPool float32 2D halving", PoolOp::kMaxPool, ElementType::kFloat32, {1, 32, 56, 56}, {2, 2}, {2, 2},
-       {0, 0, 0, 0}}},
-      {{"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 4, 16, 32, 32}, {3, 3, 3},
-       {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
-      {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 4, 16, 32, 32}, {3, 3, 3}, {2, 2, 2},
-       {1, 1, 1, 1, 1, 1}, true}},
-      {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
-      {{"GlobalMaxPool float32, 2047 planes", PoolOp::kGlobalMaxPool, ElementType::kFloat32, {1, 2047, 7, 7}}},
-      {{"GlobalAveragePool float32", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {2, 64, 14, 14}}},
-      {{"GlobalLpPool float16", PoolOp::kGlobalLpPool, ElementType::kFloat16, {2, 64, 14, 14}}},
-      {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
-       {2, 2}, false, 100000}},
-      {{"MaxPool float32 2D Indices in pieces", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 300, 512}, {3, 3},
-       {2, 2}, {1, 1, 1, 1}, true, 100 * 512 * 4}},
-      {{"GlobalAveragePool float32 in sub-planes", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {1, 3, 70000},
-       {}, {}, {}, false, 100000}},
-      {{"GlobalMaxPool float16 in sub-planes", PoolOp::kGlobalMaxPool, ElementType::kFloat16, {1, 3, 70000}, {}, {},
-       {}, false, 100000}},
-      // One tap per window, 2^20 apart along x, and 2^25 columns of end
-      // padding: the call runs in segments (window_segments.h).
-      {{"MaxPool float32 2D in segments", PoolOp::kMaxPool, ElementType::kFloat32, {1, 1, 1, 8}, {1, 1},
-       {1, 1 << 20}, {0, 0, 0, 1 << 25}, false, 0}, true},
-      // Magnitudes near 2^-60: their squares underflow float32, so the range
-      // check runs and every plane is redone by the exact kernel.
-      {{"LpPool float32 2D, planes redone exactly", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 67, 67}, {3, 3},
-       {2, 2}, {1, 1, 1, 1}, false, 0}, true, true},
-  };
+  static const std::vector<HeapNode> nodes = [] {
+    std::vector<HeapNode> all;
+    for (const FaultNode& node : separable_2d_fault_nodes()) all.push_back({node});
+    all.insert(all.end(), {
+        {{"AveragePool float16 2D flat planes", PoolOp::kAveragePool, ElementType::kFloat16, {1, 64, 28, 28}, {3, 3},
+         {1, 1}, {1, 1, 1, 1}}},
+        {{"MaxPool float32 2D halving", PoolOp::kMaxPool, ElementType::kFloat32, {1, 32, 56, 56}, {2, 2}, {2, 2},
+         {0, 0, 0, 0}}},
+        {{"AveragePool float32 3D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 4, 16, 32, 32}, {3, 3, 3},
+         {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
+        {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 4, 16, 32, 32}, {3, 3, 3}, {2, 2, 2},
+         {1, 1, 1, 1, 1, 1}, true}},
+        {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
+        {{"GlobalMaxPool float32, 2047 planes", PoolOp::kGlobalMaxPool, ElementType::kFloat32, {1, 2047, 7, 7}}},
+        {{"GlobalAveragePool float32", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {2, 64, 14, 14}}},
+        {{"GlobalLpPool float16", PoolOp::kGlobalLpPool, ElementType::kFloat16, {2, 64, 14, 14}}},
+        {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},
+         {2, 2}, false, 100000}},
+        {{"MaxPool float32 2D Indices in pieces", PoolOp::kMaxPool, ElementType::kFloat32, {1, 2, 300, 512}, {3, 3},
+         {2, 2}, {1, 1, 1, 1}, true, 100 * 512 * 4}},
+        {{"GlobalAveragePool float32 in sub-planes", PoolOp::kGlobalAveragePool, ElementType::kFloat32, {1, 3, 70000},
+         {}, {}, {}, false, 100000}},
+        {{"GlobalMaxPool float16 in sub-planes", PoolOp::kGlobalMaxPool, ElementType::kFloat16, {1, 3, 70000}, {}, {},
+         {}, false, 100000}},
+        // One tap per window, 2^20 apart along x, and 2^25 columns of end
+        // padding: the call runs in segments (window_segments.h).
+        {{"MaxPool float32 2D in segments", PoolOp::kMaxPool, ElementType::kFloat32, {1, 1, 1, 8}, {1, 1},
+         {1, 1 << 20}, {0, 0, 0, 1 << 25}, false, 0}, true},
+        // Magnitudes near 2^-60: their squares underflow float32, so the range
+        // check runs and every plane is redone by the exact kernel.
+        {{"LpPool float32 2D, planes redone exactly", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 67, 67}, {3, 3},
+         {2, 2}, {1, 1, 1, 1}, false, 0}, true, true},
+    });
+    return all;
+  }();
   return nodes;
 }
 

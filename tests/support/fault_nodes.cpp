@@ -13,6 +13,18 @@ namespace onnxpool_test {
 
 using onnxpool::PoolOp;
 
+const std::vector<FaultNode>& separable_2d_fault_nodes() {
+  static const std::vector<FaultNode> nodes{
+      {"MaxPool float32 2D", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+      {"MaxPool float32 2D Indices", PoolOp::kMaxPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}, true},
+      {"AveragePool float32 2D", PoolOp::kAveragePool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2},
+       {1, 1, 1, 1}},
+      {"LpPool float32 2D", PoolOp::kLpPool, ElementType::kFloat32, {1, 16, 131, 131}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+  };
+  return nodes;
+}
+
 FaultNodeCase make_fault_node_case(const FaultNode& node, uint64_t stream, int scale_exponent) {
   Random random(derive_seed(test_seed(), stream, 0));
   HostTensor X(node.type, node.shape);

@@ -29,6 +29,11 @@ struct FaultNode {
   int64_t buffer_limit = 0;
 };
 
+// The nodes both fault tests start with, in this order: each windowed
+// operator's float32 2D separable kernel on 1x16x131x131, 3x3/s2/p1, and
+// MaxPool's with Indices.
+const std::vector<FaultNode>& separable_2d_fault_nodes();
+
 // A node's case, its input drawn from `stream`: MaxPool and GlobalMaxPool
 // inputs with ties (fill_with_ties); the others magnitudes 0.5 to 1.5 times
 // 2^scale_exponent with random signs, exact in every float type. At 0,

@@ -9,10 +9,12 @@ Google Benchmark JSON under the same names, for tools/bench_report.py to merge:
     BM_<op>/<case>/<impl>/threads:<n>/real_time
 
     impl  onnxruntime_nchw       InferenceSession on a one-node model, CPU EP
+          onnxruntime_indices_nchw  MaxPool with its Indices output as well
           torch_nchw, torch_nhwc the torch.nn.functional call, on a contiguous
                                  or a channels_last tensor
           torch_<form>_<layout>  another formulation of the same operator
-                                 (LpPool: powavg; global ops: amax, mean, norm)
+                                 (LpPool: powavg; global ops: amax, mean, norm;
+                                 MaxPool: indices, max_pool2d(return_indices=True))
           tvm_default_nchw       TVM's Relax ONNX frontend on the same one-node
                                  model as onnxruntime, default schedules
           tvm_metaschedule_nchw  ... tuned by MetaSchedule for --tvm-budget-s
@@ -20,8 +22,9 @@ Google Benchmark JSON under the same names, for tools/bench_report.py to merge:
 
 The cases, count_include_pad and p are read from bench/shapes.h, the one
 place they are defined. Every implementation's output is compared once with
-a numpy float64 reference of onnxpool's semantics before it is timed; a wrong
-result becomes an error row, never a number.
+a numpy float64 reference of onnxpool's semantics before it is timed (the
+Indices too: ONNX's, the first maximum in scan order, counted over the whole
+tensor); a wrong result becomes an error row, never a number.
 
 Method (as the C++ binary's defaults): a warm-up of --warmup seconds, then
 --repetitions repetitions of N calls each, N chosen from the warm-up so a
@@ -185,6 +188,19 @@ def reference(op: str, case: Case, x: np.ndarray, settings: Settings) -> np.ndar
     return (windows(np.abs(x) ** p, case, 0.0).sum(axis=(4, 5)) ** (1.0 / p)).astype(np.float32)
 
 
+def reference_indices(case: Case, x: np.ndarray) -> np.ndarray:
+    """MaxPool's ONNX Indices: each window's first maximum in scan order, as a row-major
+    position in the whole NCHW tensor (padding never wins: it is -inf, x is finite)."""
+    view = windows(x, case, -np.inf)
+    n, c, oh, ow, kh, kw = view.shape
+    tap = view.reshape(n, c, oh, ow, kh * kw).argmax(axis=4)  # argmax takes the first maximum
+    t, l, _, _ = case.pads
+    y = np.arange(oh)[:, None] * case.stride[0] - t + tap // kw
+    x_at = np.arange(ow)[None, :] * case.stride[1] - l + tap % kw
+    plane = np.arange(n * c).reshape(n, c, 1, 1)
+    return (plane * case.h + y) * case.w + x_at
+
+
 def first_mismatch(op: str, got: np.ndarray, want: np.ndarray) -> str | None:
     if got.shape != want.shape:
         return f"output shape {tuple(got.shape)}, expected {tuple(want.shape)}"
@@ -262,11 +278,20 @@ class Prepared:
     call: Callable[[], object]  # the timed call
     output: Callable[[], np.ndarray]  # the last call's output, NCHW float32 (not timed)
     label: str
+    # MaxPool's Indices of the last call, as ONNX counts them (int64, not timed); None: no Indices
+    indices: Callable[[], np.ndarray] | None = None
 
 
-def one_node_model(op: str, case: Case, settings: Settings, opset: int) -> bytes:
+def with_indices(impl: str) -> bool:
+    """Whether an implementation also computes MaxPool's Indices (it is compared with those that
+    do, tools/bench_report.py)."""
+    return "_indices_" in impl
+
+
+def one_node_model(op: str, case: Case, settings: Settings, opset: int,
+                   indices: bool = False) -> bytes:
     """The serialized one-node ONNX model of `op` on `case`, as every model-reading peer
-    (onnxruntime, TVM) gets it."""
+    (onnxruntime, TVM) gets it; with `indices`, MaxPool's second output as well."""
     from onnx import TensorProto, helper
 
     attributes = {}
@@ -279,10 +304,13 @@ def one_node_model(op: str, case: Case, settings: Settings, opset: int) -> bytes
     if op in ("LpPool", "GlobalLpPool"):
         attributes["p"] = settings.p
     output_shape = case.input_shape if op == "Identity" else case.output_shape
+    outputs = [helper.make_tensor_value_info("Y", TensorProto.FLOAT, list(output_shape))]
+    if indices:
+        outputs.append(helper.make_tensor_value_info("Indices", TensorProto.INT64, list(output_shape)))
     graph = helper.make_graph(
-        [helper.make_node(op, ["X"], ["Y"], **attributes)], "bench",
+        [helper.make_node(op, ["X"], [o.name for o in outputs], **attributes)], "bench",
         [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(case.input_shape))],
-        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, list(output_shape))],
+        outputs,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               ir_version=10)
@@ -309,7 +337,7 @@ class OnnxruntimePeer:
         self.version = onnxruntime.__version__
 
     def impls(self, op: str):
-        return ["onnxruntime_nchw"]
+        return ["onnxruntime_nchw"] + (["onnxruntime_indices_nchw"] if op == "MaxPool" else [])
 
     def prepare(self, impl: str, op: str, case: Case, threads: int, x: np.ndarray,
                 settings: Settings) -> Prepared:
@@ -319,9 +347,11 @@ class OnnxruntimePeer:
         notes = []
         # ORT 1.32 has no opset-22 GlobalLpPool; opset 22 only added bfloat16 to
         # these operators, so the opset-21 node means the same for float32.
+        indices = with_indices(impl)
         for opset in (22, 21):
             try:
-                inference = ort.InferenceSession(one_node_model(op, case, settings, opset), options,
+                inference = ort.InferenceSession(one_node_model(op, case, settings, opset, indices),
+                                                 options,
                                                  providers=["CPUExecutionProvider"])
                 if opset != 22:
                     notes.append(f"opset {opset} (ORT has no opset-22 {op})")
@@ -330,8 +360,9 @@ class OnnxruntimePeer:
                 if "NOT_IMPLEMENTED" not in str(error) or opset == 21:
                     raise PeerError(f"onnxruntime: {error}") from error
         output_shape = x.shape if op == "Identity" else case.output_shape
-        label = ", ".join([f"onnxruntime {self.version} CPU EP"] + notes)
-        return self.bound(inference, x, output_shape, label)
+        label = ", ".join([f"onnxruntime {self.version} CPU EP"] + notes
+                          + (["MaxPool with Indices"] if indices else []))
+        return self.bound(inference, x, output_shape, label, indices)
 
     def options(self, threads: int):
         """The SessionOptions every row uses: `threads` intra-op threads, one
@@ -344,22 +375,29 @@ class OnnxruntimePeer:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         return options
 
-    def bound(self, inference, x: np.ndarray, output_shape, label: str) -> Prepared:
-        """`inference` with X and a preallocated Y (of X's type) bound once, so
-        a timed call is run_with_iobinding alone. The InferenceSession, and with
-        it ORT's thread pool, goes when the caller drops the Prepared."""
+    def bound(self, inference, x: np.ndarray, output_shape, label: str,
+              indices: bool = False) -> Prepared:
+        """`inference` with X and a preallocated Y (of X's type; and Indices,
+        int64) bound once, so a timed call is run_with_iobinding alone. The
+        InferenceSession, and with it ORT's thread pool, goes when the caller
+        drops the Prepared."""
         ort = self.ort
         binding = inference.io_binding()
         x_value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
         y_value = ort.OrtValue.ortvalue_from_shape_and_type(list(output_shape), x.dtype)
         binding.bind_ortvalue_input("X", x_value)
         binding.bind_ortvalue_output("Y", y_value)
+        indices_value = None
+        if indices:
+            indices_value = ort.OrtValue.ortvalue_from_shape_and_type(list(output_shape), np.int64)
+            binding.bind_ortvalue_output("Indices", indices_value)
         run = inference.run_with_iobinding
 
         def call():
             run(binding)
 
-        return Prepared(call, lambda: y_value.numpy(), label)
+        return Prepared(call, lambda: y_value.numpy(), label,
+                        indices_value.numpy if indices_value is not None else None)
 
 
 @dataclass(frozen=True)
@@ -475,7 +513,9 @@ class TorchPeer:
         if op == "MaxPool":
             if t != b or l != r:
                 raise PeerError("torch max_pool2d takes symmetric pads only")
-            return {"": (lambda x: F.max_pool2d(x, k, s, (t, l)), "F.max_pool2d")}
+            return {"": (lambda x: F.max_pool2d(x, k, s, (t, l)), "F.max_pool2d"),
+                    "indices": (lambda x: F.max_pool2d(x, k, s, (t, l), return_indices=True),
+                                "F.max_pool2d(return_indices=True)")}
         if op == "AveragePool":
             if t != b or l != r:
                 raise PeerError("torch avg_pool2d takes symmetric pads only")
@@ -551,11 +591,19 @@ class TorchPeer:
             with inference_mode():
                 result["y"] = function(tensor)
 
-        def output():
-            return result["y"].contiguous().numpy()
+        def values():
+            y = result["y"]
+            return (y[0] if isinstance(y, tuple) else y).contiguous().numpy()
+
+        def indices():
+            # torch counts a position within its plane; ONNX over the whole tensor.
+            positions = result["y"][1].contiguous().numpy()
+            n, c = positions.shape[:2]
+            return positions + np.arange(n * c).reshape(n, c, 1, 1) * (case.h * case.w)
 
         memory = "channels_last" if layout == "nhwc" else "contiguous"
-        return Prepared(call, output, f"torch {self.version}, {text}, {memory}")
+        return Prepared(call, values, f"torch {self.version}, {text}, {memory}",
+                        indices if with_indices(impl) else None)
 
 
 class TvmPeer:
@@ -685,15 +733,28 @@ SEMANTIC_NOTES = [
 # --- main -----------------------------------------------------------------------------
 
 
+def indices_mismatch(got: np.ndarray, want: np.ndarray) -> str | None:
+    if got.shape != want.shape:
+        return f"Indices shape {tuple(got.shape)}, expected {tuple(want.shape)}"
+    bad = np.flatnonzero(got != want)
+    if bad.size == 0:
+        return None
+    i = int(bad[0])
+    return f"Indices differ from the reference at element {i}: got {got.flat[i]}, expected {want.flat[i]}"
+
+
 def measure_row(run_name: str, prepare: Callable[[], Prepared],
                 check: Callable[[np.ndarray], str | None], threads: int, bytes_per_run: int,
-                args) -> list:
-    """Sets one implementation up, checks its output once, then times it: its
-    aggregate rows, or one error row (a failure is that row's, not the run's)."""
+                args, want_indices: Callable[[], np.ndarray] | None = None) -> list:
+    """Sets one implementation up, checks its output once (and its Indices against
+    `want_indices`), then times it: its aggregate rows, or one error row (a failure
+    is that row's, not the run's)."""
     try:
         prepared = prepare()
         prepared.call()
         mismatch = check(prepared.output())
+        if not mismatch and prepared.indices is not None:
+            mismatch = indices_mismatch(prepared.indices(), want_indices())
         if mismatch:
             raise PeerError(mismatch)
         timing = time_calls(prepared.call, args.min_time, args.repetitions, args.warmup)
@@ -791,6 +852,12 @@ def main(argv) -> int:
         framework_op = "Identity" if op == settings.overhead_op else op
         x = make_input(case)
         want = None if framework_op == "Identity" else reference(op, case, x, settings)
+        indices_cache = {}
+
+        def want_indices():
+            if "indices" not in indices_cache:
+                indices_cache["indices"] = reference_indices(case, x)
+            return indices_cache["indices"]
         for peer_name, peer in peers.items():
             if isinstance(peer, str):
                 impls = [f"{peer_name}_nchw"]
@@ -809,12 +876,14 @@ def main(argv) -> int:
                         rows.append(error_row(run_name, peer))
                         continue
                     bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
+                    if with_indices(impl):  # the C++ rows count the int64 Indices written too
+                        bytes_per_run += 8 * math.prod(case.output_shape)
                     # Checked once, before timing; Identity must return its input.
                     rows += measure_row(
                         run_name,
                         lambda: peer.prepare(impl, framework_op, case, threads, x, settings),
                         lambda got: first_mismatch(op, got, x if want is None else want),
-                        threads, bytes_per_run, args)
+                        threads, bytes_per_run, args, want_indices)
         gc.collect()
 
     document = {"context": context(peers, SEMANTIC_NOTES), "benchmarks": rows}

@@ -13,8 +13,11 @@ It relies only on the benchmark naming scheme of bench/bench_registry.h:
     BM_<op>/<case>/<impl>/threads:<n>[/<anything Google Benchmark appends>]
 
 where <impl> starting with "onnxpool" is ours, "floor_" a bandwidth-floor row (the
-floor is the fastest of them), and anything else a peer. New operators, cases and
-peers therefore need no change here.
+floor is the fastest of them), and anything else a peer. An <impl> with "_indices"
+in it also computes MaxPool's Indices, and its "/ peer" ratio is to the fastest
+peer that does too (onnxpool_indices against onnxruntime_indices_nchw and
+torch_indices_*; none of the C++ peers writes ONNX's Indices). New operators,
+cases and peers therefore need no change here.
 
     tools/bench_report.py results.json [more.json ...] [-o report.md] [--plot FILE | --no-plot]
                           [--title TEXT]
@@ -78,6 +81,11 @@ def kind_of(impl):
     return "peer"
 
 
+def computes_indices(impl):
+    """Whether a row also writes MaxPool's Indices (it is then compared with peers that do)."""
+    return "_indices" in impl
+
+
 def natural_key(text):
     """S2 before S10."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
@@ -134,12 +142,14 @@ def group_by_table(measurements):
     return tables
 
 
-def best(rows, kind):
-    """(impl, median_us) of the fastest row of `kind`, or (None, None)."""
+def best(rows, kind, indices=False):
+    """(impl, median_us) of the fastest row of `kind` (a peer: one that computes Indices
+    or one that does not, as `indices` says), or (None, None)."""
     timed = [
         (m.median_us(), impl)
         for impl, m in rows.items()
         if kind_of(impl) == kind and m.error is None and m.median_us() is not None
+        and (kind != "peer" or computes_indices(impl) == indices)
     ]
     if not timed:
         return None, None
@@ -189,7 +199,7 @@ def summary_table(tables):
             line = f"| {op} | {case} | {impl or '-'} |"
             for threads in thread_counts:
                 rows = by_threads.get(threads, {})
-                peer, peer_us = best(rows, "peer")
+                peer, peer_us = best(rows, "peer", impl is not None and computes_indices(impl))
                 _, floor_us = best(rows, "floor")
                 m = rows.get(impl)
                 if m is not None and m.error is not None:
@@ -210,9 +220,13 @@ def detail_table(op, case, by_threads):
     for threads in thread_counts:
         peer, peer_us = best(by_threads[threads], "peer")
         floor, floor_us = best(by_threads[threads], "floor")
-        lines.append(f"- {thread_label(threads)}: fastest peer {peer or 'none'} "
-                     f"({format_us(peer_us)} us), bandwidth floor {floor or 'none'} "
-                     f"({format_us(floor_us)} us)")
+        line = (f"- {thread_label(threads)}: fastest peer {peer or 'none'} "
+                f"({format_us(peer_us)} us), bandwidth floor {floor or 'none'} "
+                f"({format_us(floor_us)} us)")
+        indices_peer, indices_us = best(by_threads[threads], "peer", indices=True)
+        if indices_peer:
+            line += f"; with Indices, fastest peer {indices_peer} ({format_us(indices_us)} us)"
+        lines.append(line)
     lines.append("")
     header = "| implementation |"
     rule = "|---|"
@@ -245,7 +259,7 @@ def detail_table(op, case, by_threads):
         label, gbps = "", "-"
         for threads in thread_counts:
             rows = by_threads[threads]
-            _, peer_us = best(rows, "peer")
+            _, peer_us = best(rows, "peer", computes_indices(impl))
             _, floor_us = best(rows, "floor")
             m = rows.get(impl)
             if m is None:
@@ -312,7 +326,8 @@ def markdown(tables, contexts, unparsed, title="onnxpool benchmark report"):
     lines += [
         "",
         "Times are medians of wall time per run, in microseconds; `Nt` is N threads. Ratios "
-        "above 1 mean slower than the fastest peer (`/ peer`) or the bandwidth floor "
+        "above 1 mean slower than the fastest peer (`/ peer`; for a row that writes MaxPool's "
+        "Indices, the fastest peer that writes them too) or the bandwidth floor "
         "(`/ floor`). GB/s counts the bytes the operator must move (input plus outputs). cv is "
         "the largest spread over repetitions (stddev / mean) among the thread counts; more than "
         "a few percent means the machine was busy and the row should be measured again. "

@@ -46,8 +46,7 @@ int vector_lanes(const KernelEntry& kernel, size_t target) {
 }
 
 bool steps_along_output_rows(const KernelEntry& kernel) {
-  return kernel.spatial_rank > 0 && kernel.variant != KernelVariant::kFlatPlane &&
-         kernel.variant != KernelVariant::kHalving;
+  return kernel.spatial_rank > 0 && kernel.variant != KernelVariant::kFlatPlane;
 }
 
 int cpu_target_for_rows(const KernelEntry& kernel, int64_t row_width, int best) {

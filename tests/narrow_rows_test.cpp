@@ -1,5 +1,5 @@
-// Which CPU target runs a separable kernel on output rows narrower than a
-// vector (runtime/narrow_rows.h; white box): the widest allowed target whose
+// Which CPU target runs a separable or 2x2 halving kernel on output rows
+// narrower than a vector (runtime/narrow_rows.h; white box): the widest allowed target whose
 // vector fits in a row, the narrowest allowed one when none fits, and never
 // one outside set_cpu_variant_limit. Results on such rows are checked against
 // the reference on every CPU variant by the property and corner-case tests.
@@ -52,13 +52,18 @@ TEST(NarrowRows, TheWidestAllowedVectorThatFitsARow) {
       onnxpool::PoolOp::kAveragePool, onnxpool::ElementType::kFloat64, 3, KernelVariant::kPlain);
   const KernelEntry* indices = onnxpool::detail::find_kernel(
       onnxpool::PoolOp::kMaxPool, onnxpool::ElementType::kInt8, 1, KernelVariant::kWithIndices);
+  const KernelEntry* halving = onnxpool::detail::find_kernel(
+      onnxpool::PoolOp::kMaxPool, onnxpool::ElementType::kFloat16, 2, KernelVariant::kHalving);
   ASSERT_NE(maxpool, nullptr);
   ASSERT_NE(average, nullptr);
   ASSERT_NE(indices, nullptr);
+  ASSERT_NE(halving, nullptr);
   for (onnxpool::CpuVariant limit : runnable_cpu_variants()) {
     ASSERT_TRUE(onnxpool::set_cpu_variant_limit(limit));
-    for (const KernelEntry* kernel : {maxpool, average, indices}) {
-      for (int64_t width : {1, 2, 3, 4, 7, 8, 14, 15, 16, 17, 56, 1000}) expect_widest_that_fits(*kernel, width);
+    for (const KernelEntry* kernel : {maxpool, average, indices, halving}) {
+      for (int64_t width : {1, 2, 3, 4, 7, 8, 14, 15, 16, 17, 28, 32, 56, 1000}) {
+        expect_widest_that_fits(*kernel, width);
+      }
     }
   }
   ASSERT_TRUE(onnxpool::set_cpu_variant_limit(onnxpool::CpuVariant::kNative));
@@ -80,26 +85,30 @@ TEST(NarrowRows, LanesFollowTheKernelsStepType) {
   EXPECT_EQ(lanes(PoolOp::kMaxPool, ElementType::kUInt8, KernelVariant::kPlain), 4 * f32);
   EXPECT_EQ(lanes(PoolOp::kMaxPool, ElementType::kUInt8, KernelVariant::kWithIndices), f32);
   EXPECT_EQ(lanes(PoolOp::kMaxPool, ElementType::kFloat64, KernelVariant::kPlain), f32 / 2);
+  // The 2x2 halving kernels step as their separable kin: 16-bit keys, float32 sums of float16.
+  EXPECT_EQ(lanes(PoolOp::kMaxPool, ElementType::kFloat16, KernelVariant::kHalving), 2 * f32);
+  EXPECT_EQ(lanes(PoolOp::kAveragePool, ElementType::kFloat16, KernelVariant::kHalving), f32);
   // The sums of 16-bit floats are float32; LpPool's exact float32 sums are float64.
   EXPECT_EQ(lanes(PoolOp::kAveragePool, ElementType::kFloat16, KernelVariant::kPlain), f32);
   EXPECT_EQ(lanes(PoolOp::kLpPool, ElementType::kFloat32, KernelVariant::kPlain), f32 / 2);
   EXPECT_EQ(lanes(PoolOp::kLpPool, ElementType::kFloat32, KernelVariant::kFloat32Sum), f32);
 }
 
-TEST(NarrowRows, OnlyTheSeparableKernels) {
+TEST(NarrowRows, TheKernelsThatStepAlongOutputRows) {
   using onnxpool::ElementType;
   using onnxpool::PoolOp;
-  const auto separable = [](PoolOp op, int rank, KernelVariant variant) {
+  const auto steps_along_rows = [](PoolOp op, int rank, KernelVariant variant) {
     const KernelEntry* kernel = onnxpool::detail::find_kernel(op, ElementType::kFloat32, rank, variant);
     EXPECT_NE(kernel, nullptr);
     return kernel != nullptr && onnxpool::detail::steps_along_output_rows(*kernel);
   };
-  EXPECT_TRUE(separable(PoolOp::kMaxPool, 2, KernelVariant::kPlain));
-  EXPECT_TRUE(separable(PoolOp::kMaxPool, 1, KernelVariant::kWithIndices));
-  EXPECT_TRUE(separable(PoolOp::kLpPool, 3, KernelVariant::kScaled));
-  EXPECT_FALSE(separable(PoolOp::kMaxPool, 2, KernelVariant::kFlatPlane));
-  EXPECT_FALSE(separable(PoolOp::kAveragePool, 2, KernelVariant::kHalving));
-  EXPECT_FALSE(separable(PoolOp::kGlobalMaxPool, 0, KernelVariant::kPlain));
+  EXPECT_TRUE(steps_along_rows(PoolOp::kMaxPool, 2, KernelVariant::kPlain));
+  EXPECT_TRUE(steps_along_rows(PoolOp::kMaxPool, 1, KernelVariant::kWithIndices));
+  EXPECT_TRUE(steps_along_rows(PoolOp::kLpPool, 3, KernelVariant::kScaled));
+  EXPECT_TRUE(steps_along_rows(PoolOp::kAveragePool, 2, KernelVariant::kHalving));
+  EXPECT_TRUE(steps_along_rows(PoolOp::kMaxPool, 2, KernelVariant::kHalving));
+  EXPECT_FALSE(steps_along_rows(PoolOp::kMaxPool, 2, KernelVariant::kFlatPlane));
+  EXPECT_FALSE(steps_along_rows(PoolOp::kGlobalMaxPool, 0, KernelVariant::kPlain));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // onnxpool_maxpool_float16_2d_halving for x86-64-linux-sse41-avx-f16c-fma-avx2-avx512-avx512_skylake-user_context-no_runtime:
-// the schedule Mullapudi2016 planned, frozen by tools/tune.sh (autoscheduler.parallelism=8, Halide 21.0.0, 2026-12-03).
-// Every split's tail is GuardWithIf: 1 tails were changed, which break on inputs
-// smaller than their split factors (tools/tuning/freeze.py says why).
+// the schedule Mullapudi2016 planned, frozen by tools/tune.sh (autoscheduler.parallelism=8, Halide 21.0.0, 2026-12-07).
+// Every split's tail is GuardWithIf (1 changed from tails that break on inputs
+// smaller than their split factors; tools/tuning/freeze.py says why).
 // Regenerate with tools/tune.sh rather than editing by hand.
 #include "frozen_schedule.h"
 

@@ -4,8 +4,8 @@
 bench/gpu's onnxpool_gpu_bench times onnxpool's CUDA kernels on device
 tensors; this script times PyTorch on the same GPU, on the same cases
 (bench/shapes.h, read by python_peers.read_shapes) with the same formulations
-as python_peers.py's CPU rows (TorchPeer.formulations: F.max_pool2d;
-F.avg_pool2d with shapes.h's count_include_pad, ONNX's default 0; LpPool as
+as python_peers.py's CPU rows (TorchPeer.formulations: F.max_pool2d, and
+with return_indices=True against onnxpool_cuda_indices; F.avg_pool2d with shapes.h's count_include_pad, ONNX's default 0; LpPool as
 F.pad + F.lp_pool2d and as avg_pool2d(x^2, divisor_override=1).sqrt_();
 the global operators as adaptive pools and as amax / mean /
 torch.linalg.vector_norm), each on a contiguous (nchw) and a channels_last
@@ -19,8 +19,9 @@ tools/bench_report.py:
     BM_CallOverhead/T0/torch_nchw/threads:1/manual_time   x.clone() of 1x1x1x1
 
 Method. Every row's output is first compared with the numpy float64
-reference of onnxpool's semantics (python_peers.reference; a wrong result
-becomes an error row, never a number). Then a warm-up (--warmup seconds, at
+reference of onnxpool's semantics (python_peers.reference, and
+python_peers.reference_indices for the Indices; a wrong result becomes an
+error row, never a number). Then a warm-up (--warmup seconds, at
 least 10 calls), then --runs runs (at least 50), each one call between two
 CUDA events on the current stream with the GPU idle before it: the host's
 dispatch and launch plus the kernels, the way onnxpool_gpu_bench's
@@ -43,11 +44,14 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import re
 import statistics
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import python_peers as peers  # noqa: E402  (the cases, reference, formulations and JSON rows)
@@ -123,13 +127,13 @@ def planned_rows(settings, torch_peer):
 
 
 def prepare(torch, torch_peer, settings, framework_op, case, impl, x_host, device):
-    """(call, output as NCHW numpy or None, label) for one row."""
+    """(call, output as NCHW numpy or None, label, ONNX Indices as numpy or None) for one row."""
     if impl == "floor_torch_copy":
         elements = case.bytes() // 2 // 4
         source = torch.rand(elements, device=device)
         destination = torch.empty_like(source)
         return (lambda: destination.copy_(source), None,
-                f"dst.copy_(src) of {elements * 4} bytes")
+                f"dst.copy_(src) of {elements * 4} bytes", None)
     parts = impl.split("_")
     layout, form = parts[-1], "_".join(parts[1:-1])
     function, text = torch_peer.formulations(framework_op, case, settings)[form]
@@ -142,10 +146,18 @@ def prepare(torch, torch_peer, settings, framework_op, case, impl, x_host, devic
         result["y"] = function(x)
 
     def output():
-        return result["y"].contiguous().cpu().numpy()
+        y = result["y"]
+        return (y[0] if isinstance(y, tuple) else y).contiguous().cpu().numpy()
+
+    def indices():
+        # torch counts a position within its plane; ONNX over the whole tensor.
+        positions = result["y"][1].contiguous().cpu().numpy()
+        n, c = positions.shape[:2]
+        return positions + np.arange(n * c).reshape(n, c, 1, 1) * (case.h * case.w)
 
     memory = "channels_last" if layout == "nhwc" else "contiguous"
-    return call, output, f"torch {torch_peer.version} CUDA, {text}, {memory}"
+    return (call, output, f"torch {torch_peer.version} CUDA, {text}, {memory}",
+            indices if peers.with_indices(impl) else None)
 
 
 def main(argv) -> int:
@@ -204,13 +216,15 @@ def main(argv) -> int:
             if op not in references:
                 references[op] = x_host if framework_op == "Identity" else peers.reference(
                     op, case, x_host, settings)
-            call, output, label = prepare(torch, torch_peer, settings, framework_op, case, impl,
-                                          x_host, device)
+            call, output, label, indices = prepare(torch, torch_peer, settings, framework_op, case,
+                                                   impl, x_host, device)
             with torch.inference_mode():
                 call()
                 torch.cuda.synchronize()
                 if output is not None:
                     mismatch = peers.first_mismatch(op, output(), references[op])
+                    if not mismatch and indices is not None:
+                        mismatch = peers.indices_mismatch(indices(), peers.reference_indices(case, x_host))
                     if mismatch:
                         raise peers.PeerError(mismatch)
                 timing, queued_us = time_with_events(torch, call, args.runs, args.warmup,
@@ -222,8 +236,10 @@ def main(argv) -> int:
             print(f"{run_name:75s} ERROR {message}", file=sys.stderr)
             continue
         finally:
-            call = output = None  # frees the row's tensors before the next one
+            call = output = indices = None  # frees the row's tensors before the next one
         bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
+        if peers.with_indices(impl):  # as the CPU rows: the int64 Indices written too
+            bytes_per_run += 8 * math.prod(case.output_shape)
         rows += peers.aggregate_rows(run_name, timing, 1, bytes_per_run,
                                      f"{label}; queued {queued_us:.2f} us/call")
         print(f"{run_name:75s} {statistics.median(timing.samples_us):10.2f} us "

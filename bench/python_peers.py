@@ -288,6 +288,20 @@ def with_indices(impl: str) -> bool:
     return "_indices_" in impl
 
 
+def onnx_indices(torch_positions: np.ndarray, case: Case) -> np.ndarray:
+    """ONNX's Indices from torch's return_indices, which counts a position within its plane."""
+    n, c = torch_positions.shape[:2]
+    return torch_positions + np.arange(n * c).reshape(n, c, 1, 1) * (case.h * case.w)
+
+
+def row_bytes(impl: str, op: str, case: Case, settings: Settings) -> int:
+    """The bytes a row counts, as the C++ rows do: input read and output written, the int64
+    Indices too for an implementation that writes them; 8 for the call overhead."""
+    if op == settings.overhead_op:
+        return 8
+    return case.bytes() + (8 * math.prod(case.output_shape) if with_indices(impl) else 0)
+
+
 def one_node_model(op: str, case: Case, settings: Settings, opset: int,
                    indices: bool = False) -> bytes:
     """The serialized one-node ONNX model of `op` on `case`, as every model-reading peer
@@ -596,10 +610,7 @@ class TorchPeer:
             return (y[0] if isinstance(y, tuple) else y).contiguous().numpy()
 
         def indices():
-            # torch counts a position within its plane; ONNX over the whole tensor.
-            positions = result["y"][1].contiguous().numpy()
-            n, c = positions.shape[:2]
-            return positions + np.arange(n * c).reshape(n, c, 1, 1) * (case.h * case.w)
+            return onnx_indices(result["y"][1].contiguous().numpy(), case)
 
         memory = "channels_last" if layout == "nhwc" else "contiguous"
         return Prepared(call, values, f"torch {self.version}, {text}, {memory}",
@@ -875,9 +886,7 @@ def main(argv) -> int:
                     if isinstance(peer, str):
                         rows.append(error_row(run_name, peer))
                         continue
-                    bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
-                    if with_indices(impl):  # the C++ rows count the int64 Indices written too
-                        bytes_per_run += 8 * math.prod(case.output_shape)
+                    bytes_per_run = row_bytes(impl, op, case, settings)
                     # Checked once, before timing; Identity must return its input.
                     rows += measure_row(
                         run_name,

@@ -44,14 +44,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
 import re
 import statistics
 import sys
 import time
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import python_peers as peers  # noqa: E402  (the cases, reference, formulations and JSON rows)
@@ -150,10 +147,7 @@ def prepare(torch, torch_peer, settings, framework_op, case, impl, x_host, devic
         return (y[0] if isinstance(y, tuple) else y).contiguous().cpu().numpy()
 
     def indices():
-        # torch counts a position within its plane; ONNX over the whole tensor.
-        positions = result["y"][1].contiguous().cpu().numpy()
-        n, c = positions.shape[:2]
-        return positions + np.arange(n * c).reshape(n, c, 1, 1) * (case.h * case.w)
+        return peers.onnx_indices(result["y"][1].contiguous().cpu().numpy(), case)
 
     memory = "channels_last" if layout == "nhwc" else "contiguous"
     return (call, output, f"torch {torch_peer.version} CUDA, {text}, {memory}",
@@ -237,10 +231,7 @@ def main(argv) -> int:
             continue
         finally:
             call = output = indices = None  # frees the row's tensors before the next one
-        bytes_per_run = 8 if op == settings.overhead_op else case.bytes()
-        if peers.with_indices(impl):  # as the CPU rows: the int64 Indices written too
-            bytes_per_run += 8 * math.prod(case.output_shape)
-        rows += peers.aggregate_rows(run_name, timing, 1, bytes_per_run,
+        rows += peers.aggregate_rows(run_name, timing, 1, peers.row_bytes(impl, op, case, settings),
                                      f"{label}; queued {queued_us:.2f} us/call")
         print(f"{run_name:75s} {statistics.median(timing.samples_us):10.2f} us "
               f"(queued {queued_us:.2f})", file=sys.stderr)

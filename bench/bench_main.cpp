@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "onnxpool/pooling.h"
+#include "case_string.h"
 #include "pool_bench.h"
 #include "user_cases.h"
 
@@ -66,23 +67,36 @@ bool apply_cpu_variant_flag(std::vector<char*>* args) {
   return true;
 }
 
-// Takes every --case STRING / --case=STRING out of `args`, in order.
-// False, after saying why, when --case has no string.
+// Takes every --case STRING / --case=STRING and --cases-file FILE / --cases-file=FILE out of
+// `args`, the strings in command-line order and a file's in its order (read_cases_file).
+// False, after saying why, when a flag has no value or a file cannot be read or holds a bad string.
 bool take_case_flags(std::vector<char*>* args, std::vector<std::string>* cases) {
   for (auto it = args->begin(); it != args->end();) {
     const std::string arg = *it;
-    if (arg == "--case") {
-      if (it + 1 == args->end()) {
-        std::fprintf(stderr, "onnxpool_bench: --case needs a case string\n");
-        return false;
-      }
-      cases->push_back(*(it + 1));
-      it = args->erase(it, it + 2);
-    } else if (arg.rfind("--case=", 0) == 0) {
-      cases->push_back(arg.substr(7));
-      it = args->erase(it);
-    } else {
+    const bool is_case = arg == "--case" || arg.rfind("--case=", 0) == 0;
+    const bool is_file = arg == "--cases-file" || arg.rfind("--cases-file=", 0) == 0;
+    if (!is_case && !is_file) {
       ++it;
+      continue;
+    }
+    std::string value;
+    const size_t equals = arg.find('=');
+    if (equals != std::string::npos) {
+      value = arg.substr(equals + 1);
+      it = args->erase(it);
+    } else if (it + 1 == args->end()) {
+      std::fprintf(stderr, "onnxpool_bench: %s needs %s\n", arg.c_str(), is_case ? "a case string" : "a file");
+      return false;
+    } else {
+      value = *(it + 1);
+      it = args->erase(it, it + 2);
+    }
+    std::string error;
+    if (is_case) {
+      cases->push_back(value);
+    } else if (!onnxpool_bench::read_cases_file(value, cases, &error)) {
+      std::fprintf(stderr, "onnxpool_bench: %s\n", error.c_str());
+      return false;
     }
   }
   return true;
@@ -108,7 +122,7 @@ int main(int argc, char** argv) {
   std::vector<char*> args = {argv[0], kRepetitions, kAggregatesOnly, kWarmUp, kMinTime};
   args.insert(args.end(), argv + 1, argv + argc);
   if (!apply_cpu_variant_flag(&args)) return 1;
-  // --case STRING (repeatable): time those nodes instead of the suite.
+  // --case STRING and --cases-file FILE (both repeatable): time those nodes instead of the suite.
   std::vector<std::string> cases;
   if (!take_case_flags(&args, &cases)) return 1;
   // --describe_cases: print the parsed --case strings as JSON and stop

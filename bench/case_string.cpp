@@ -1,7 +1,11 @@
 #include "case_string.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace onnxpool_bench {
 
@@ -228,6 +232,39 @@ bool parse_case_string(const std::string& text, CaseSpec* spec, std::string* err
     return false;
   }
   *spec = std::move(result);
+  return true;
+}
+
+bool read_cases_file(const std::string& path, std::vector<std::string>* cases, std::string* error) {
+  std::ifstream file(path);
+  if (!file) {
+    *error = "cannot open the cases file " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::vector<std::string> read;
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    std::istringstream words(line.substr(0, line.find('#')));
+    std::string text;
+    if (!(words >> text)) continue;
+    CaseSpec spec;
+    std::string why;
+    if (!parse_case_string(text, &spec, &why)) {
+      *error = path + ":" + std::to_string(number) + ": " + why;
+      return false;
+    }
+    read.push_back(text);
+  }
+  // A read that failed (a directory, an I/O error) sets badbit; the end of the file only eofbit.
+  if (file.bad() || !file.eof()) {
+    *error = "cannot read the cases file " + path;
+    return false;
+  }
+  if (read.empty()) {
+    *error = "the cases file " + path + " has no case string";
+    return false;
+  }
+  cases->insert(cases->end(), read.begin(), read.end());
   return true;
 }
 

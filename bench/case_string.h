@@ -41,6 +41,12 @@ struct CaseSpec {
 // which names the ONNX attribute at fault.
 bool parse_case_string(const std::string& text, CaseSpec* spec, std::string* error);
 
+// Appends the case strings of a cases file (e.g. bench/models/torchvision.txt): on each line,
+// text from '#' on is a comment and the first whitespace-separated word of the rest, if any, is a
+// case string. False, with *error naming the file (and the line of a string parse_case_string
+// refuses), for a file that cannot be read or holds no case; *cases is then left as it was.
+bool read_cases_file(const std::string& path, std::vector<std::string>* cases, std::string* error);
+
 // The number of elements of `shape` (bytes per element: onnxpool::element_size).
 int64_t element_count(const std::vector<int64_t>& shape);
 

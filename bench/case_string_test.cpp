@@ -2,6 +2,8 @@
 // malformed strings or invalid nodes are refused with a message that helps.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,67 @@ TEST(CaseString, InvalidNodesAreRefusedWithTheOnnxName) {
   EXPECT_NE(refusal("averagepool:1x4x8x8:k3x3:p1x1x1x1:same_upper").find("auto_pad"), std::string::npos);
   EXPECT_NE(refusal("lppool:1x4x8x8:k3x3:lp0").find("attribute 'p' must be"), std::string::npos);
   EXPECT_NE(refusal("globalmaxpool:1x4x8x8:k3x3").find("kernel_shape"), std::string::npos);
+}
+
+// A cases file written under the test's temporary directory.
+std::string cases_file(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(CasesFile, FirstWordOfEachLineInOrderCommentsAndBlankLinesSkipped) {
+  const std::string path = cases_file("census.txt",
+      "# a header line\n"
+      "\n"
+      "maxpool:1x64x112x112:k3x3:s2x2:p1x1x1x1  # resnet18:1,resnet50:1\n"
+      "   \t\n"
+      "  averagepool:1x192x35x35:k3x3:s1x1:p1x1x1x1:cip\tignored words # inception_v3:1\r\n"
+      "globalaveragepool:1x2048x7x7#no space before the comment\n"
+      "    # an indented comment\n"
+      "lppool:1x4x9:k3:lp3");  // no newline at the end
+  std::vector<std::string> cases = {"maxpool:1x1x8:k2"};  // a --case before the file
+  std::string error;
+  ASSERT_TRUE(read_cases_file(path, &cases, &error)) << error;
+  EXPECT_EQ(cases, (std::vector<std::string>{"maxpool:1x1x8:k2", "maxpool:1x64x112x112:k3x3:s2x2:p1x1x1x1",
+                                             "averagepool:1x192x35x35:k3x3:s1x1:p1x1x1x1:cip",
+                                             "globalaveragepool:1x2048x7x7", "lppool:1x4x9:k3:lp3"}));
+}
+
+TEST(CasesFile, ABadStringIsRefusedWithTheFileAndLine) {
+  const std::string path = cases_file("bad.txt",
+      "# header\n"
+      "maxpool:1x4x8x8:k2x2\n"
+      "maxpool:1x4x8x8:k3x3:q1  # malformed\n");
+  std::vector<std::string> cases = {"maxpool:1x1x8:k2"};
+  std::string error;
+  EXPECT_FALSE(read_cases_file(path, &cases, &error));
+  EXPECT_NE(error.find(path + ":3: "), std::string::npos) << error;
+  EXPECT_NE(error.find("case strings: OP:SHAPE[:FIELD]"), std::string::npos) << error;
+  EXPECT_EQ(cases, (std::vector<std::string>{"maxpool:1x1x8:k2"}));  // nothing of the file added
+
+  // An invalid node: onnxpool's message, naming the attribute, after the file and line.
+  const std::string invalid = cases_file("invalid.txt", "\nmaxpool:1x4x8x8:k3x3:s0x1\n");
+  EXPECT_FALSE(read_cases_file(invalid, &cases, &error));
+  EXPECT_NE(error.find(invalid + ":2: "), std::string::npos) << error;
+  EXPECT_NE(error.find("strides"), std::string::npos) << error;
+}
+
+TEST(CasesFile, MissingUnreadableOrEmptyFilesAreRefusedByName) {
+  std::vector<std::string> cases;
+  std::string error;
+  const std::string missing = testing::TempDir() + "/no-such-cases-file.txt";
+  std::remove(missing.c_str());
+  EXPECT_FALSE(read_cases_file(missing, &cases, &error));
+  EXPECT_NE(error.find(missing), std::string::npos) << error;
+
+  EXPECT_FALSE(read_cases_file(testing::TempDir(), &cases, &error));  // a directory
+  EXPECT_NE(error.find(testing::TempDir()), std::string::npos) << error;
+
+  const std::string empty = cases_file("empty.txt", "# only a header\n\n");
+  EXPECT_FALSE(read_cases_file(empty, &cases, &error));
+  EXPECT_NE(error.find(empty), std::string::npos) << error;
+  EXPECT_TRUE(cases.empty());
 }
 
 }  // namespace

@@ -39,11 +39,14 @@ floor of any call's time; compare it with small cases (S5, S7).
     .venv/bin/python bench/python_peers.py -o out/bench/python_peers.json
         [--filter REGEX] [--min-time 0.2] [--repetitions 5] [--warmup 0.1]
         [--peers onnxruntime,torch,tvm] [--tvm-budget-s 90] [--case STRING ...]
+        [--cases-file FILE ...]
 
 --case STRING (repeatable; grammar in bench/README.md) times those nodes instead
-of the suite. The strings are parsed by the C++ benchmark itself
-(build/bench/onnxpool_bench --describe_cases), so both programs read them the
-same way. A 2D float32 case the suite's peers can express (no dilations,
+of the suite; --cases-file FILE (repeatable) adds the case strings of a file, one
+per line, text from `#` on a comment (e.g. bench/models/torchvision.txt). Strings
+and files are parsed by the C++ benchmark itself (build/bench/onnxpool_bench
+--describe_cases, given the same flags in the same order), so both programs read
+them the same way. A 2D float32 case the suite's peers can express (no dilations,
 ceil_mode, auto_pad or count_include_pad; p = 2) runs every peer as the suite
 does; any other runs onnxruntime only (any rank, type and attribute), checked
 against the float64 reference of tools/onnxpool_cases.py.
@@ -463,13 +466,14 @@ def prepare_onnxruntime_general(peer, case: GeneralCase, threads: int, x: np.nda
     return peer.bound(inference, x, case.output_shape, f"onnxruntime {peer.version} CPU EP, {case.type}")
 
 
-def describe_cases(binary: Path, texts: list) -> list:
-    """The case strings parsed by onnxpool_bench --describe_cases."""
+def describe_cases(binary: Path, sources: list) -> list:
+    """The cases parsed by onnxpool_bench --describe_cases; `sources` holds (flag, value) pairs,
+    flag --case or --cases-file, in command-line order."""
     import subprocess
 
     if not binary.exists():
         raise SystemExit(f"python_peers: {binary} is missing (run tools/setup.sh): it parses --case")
-    command = [str(binary), "--describe_cases"] + [part for t in texts for part in ("--case", t)]
+    command = [str(binary), "--describe_cases"] + [part for flag, value in sources for part in (flag, value)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(done.stderr.strip() or f"python_peers: {command[0]} failed")
@@ -815,8 +819,14 @@ def main(argv) -> int:
     parser.add_argument("--tvm-budget-s", type=float, default=90.0,
                         help="MetaSchedule's tuning time per case (default 90 s; records under "
                         "build/tvm-tuning/ are reused)")
-    parser.add_argument("--case", action="append", default=[],
+    # Both flags append to one list, so the cases keep their command-line order.
+    parser.add_argument("--case", dest="cases", action="append", default=[],
+                        type=lambda text: ("--case", text), metavar="STRING",
                         help="a case string (bench/README.md); repeatable; replaces the suite")
+    parser.add_argument("--cases-file", dest="cases", action="append",
+                        type=lambda path: ("--cases-file", path), metavar="FILE",
+                        help="a file of case strings, one per line, '#' starting a comment "
+                        "(e.g. bench/models/torchvision.txt); repeatable; replaces the suite")
     parser.add_argument("--bench-binary", type=Path, default=ROOT / "build" / "bench" / "onnxpool_bench",
                         help="onnxpool_bench, which parses --case (default: build/bench/)")
     args = parser.parse_args(argv)
@@ -839,9 +849,9 @@ def main(argv) -> int:
             peers[name] = f"{name} is not installed ({error}); install {PEER_PACKAGES[name]}"
             print(f"python_peers: {peers[name]}", file=sys.stderr)
 
-    if args.case:
+    if args.cases:
         work = []
-        for described in describe_cases(args.bench_binary, args.case):
+        for described in describe_cases(args.bench_binary, args.cases):
             suite_case = as_suite_case(described, settings)
             if suite_case is not None:
                 work.append((described["op"], suite_case))
@@ -896,7 +906,7 @@ def main(argv) -> int:
         gc.collect()
 
     document = {"context": context(peers, SEMANTIC_NOTES), "benchmarks": rows}
-    if args.case:
+    if args.cases:
         document["context"]["notes"] = []  # the notes are about the suite's cases
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/python_peers.py's Indices reference against a plain loop over every window: ONNX's Indices
 are the first maximum in scan order, counted over the whole NCHW tensor, and a pad never wins.
-Inputs with many ties (values from a few levels) and windows that hang over every edge."""
+Inputs with many ties (values from a few levels) and windows that hang over every edge. And
+bench/tvm_peer.py's capture of MetaSchedule's console log, round after round."""
 
 import itertools
 import os
@@ -56,6 +57,40 @@ wrong = want.copy()
 wrong.flat[5] += 1
 if python_peers.indices_mismatch(want, want) is not None or python_peers.indices_mismatch(wrong, want) is None:
     failures.append("indices_mismatch: equal Indices must pass and a changed one must fail")
+
+# tvm_peer's MetaSchedule rounds (no TVM needed): a console handler configured during a round the
+# way TVM configures its own (dictConfig, ext://sys.stdout) must neither write to a closed file
+# afterwards nor lose the next round's records logged before that round configures it again.
+import logging  # noqa: E402
+import logging.config  # noqa: E402
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import tvm_peer  # noqa: E402
+
+logging_errors = []
+original_handle_error = logging.Handler.handleError
+logging.Handler.handleError = lambda handler, record: logging_errors.append(record.getMessage())
+try:
+    logger = logging.getLogger("python_peers_test.tuning")
+    with tempfile.TemporaryDirectory() as folder:
+        rounds = [Path(folder) / "round1.log", Path(folder) / "round2.log"]
+        with tvm_peer.TUNING_OUTPUT.round(rounds[0]):
+            logging.config.dictConfig({"version": 1, "disable_existing_loggers": False, "handlers": {
+                "console": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"}},
+                "loggers": {logger.name: {"level": "INFO", "handlers": ["console"], "propagate": False}}})
+            logger.info("in round 1")
+        logger.info("between rounds")
+        with tvm_peer.TUNING_OUTPUT.round(rounds[1]):
+            logger.info("in round 2, before it configures")
+        logged = [path.read_text() for path in rounds]
+    if logging_errors or logged != ["in round 1\n", "in round 2, before it configures\n"]:
+        failures.append(f"tvm_peer.TUNING_OUTPUT: logging errors {logging_errors}, rounds' logs {logged}")
+    if sys.stdout is not sys.__stdout__:
+        failures.append("tvm_peer.TUNING_OUTPUT: sys.stdout not restored after a round")
+finally:
+    logging.Handler.handleError = original_handle_error
+    logging.getLogger("python_peers_test.tuning").handlers.clear()
 
 if failures:
     print("python_peers_test: FAILED\n  " + "\n  ".join(failures))

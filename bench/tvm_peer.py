@@ -21,6 +21,7 @@ TuneContext), and for the search psutil, cloudpickle, xgboost and scipy.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -59,6 +60,40 @@ def cpu_slug() -> str:
 
 class TvmError(Exception):
     """What python_peers turns into an error row."""
+
+
+class TuningOutput(io.TextIOBase):
+    """sys.stdout during MetaSchedule's rounds, each round's output going to its tuning.log. TVM
+    binds its console log handler to the sys.stdout of the round that configures it and keeps it
+    until the next round does; bound to that round's file, closed by then, it turned records logged
+    in between (the next round's LocalBuilder and LocalRunner) into "Logging error" tracebacks."""
+
+    def __init__(self):
+        super().__init__()
+        self._file = None
+
+    def write(self, text: str) -> int:
+        if self._file is not None:  # between rounds: nowhere (TVM's own logs/ files keep it)
+            self._file.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    @contextlib.contextmanager
+    def round(self, path: Path):
+        """sys.stdout, and so TVM's console handler, writes to `path` for the duration."""
+        with open(path, "a") as file, contextlib.redirect_stdout(self):
+            self._file = file
+            try:
+                yield
+            finally:
+                self._file = None
+
+
+# One for the process: TVM's logging configuration is global.
+TUNING_OUTPUT = TuningOutput()
 
 
 class TvmCompiler:
@@ -116,7 +151,7 @@ class TvmCompiler:
             # Each round appends to the JSON records, which the next round's
             # evolutionary search starts from: a time budget out of trial counts.
             # MetaSchedule logs every trial to stdout; those lines go to a file next to its records.
-            with open(work_dir / "tuning.log", "a") as log, contextlib.redirect_stdout(log):
+            with TUNING_OUTPUT.round(work_dir / "tuning.log"):
                 ms.relax_integration.tune_relax(
                     lowered, None, target, str(work_dir), max_trials_global=TRIALS_PER_ROUND,
                     num_trials_per_iter=TRIALS_PER_ROUND, seed=rounds,

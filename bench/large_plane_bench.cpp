@@ -1,4 +1,4 @@
-// Planes past 2^31 bytes run in pieces (runtime/large_planes.h): is a byte
+// Planes past 2^31 bytes run in pieces (runtime/execute/large_planes.h): is a byte
 // of such a plane as fast as a byte of one that fits a kernel buffer? Each
 // pair times the same node on one plane just under 2^31 bytes and on one
 // past it, and reports X's bytes per second. (The windowed pools run the

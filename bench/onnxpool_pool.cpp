@@ -14,8 +14,8 @@ namespace {
 class OnnxpoolPool final : public PoolRunner {
  public:
   OnnxpoolPool(const PoolOpSpec& op, const PoolCase& pc, bool with_indices, int threads,
-               const float* input_nchw)
-      : with_indices_(with_indices) {
+               const float* input_nchw, bool created_operator)
+      : with_indices_(with_indices), created_operator_(created_operator) {
     if (with_indices && op.reduction != Reduction::kMax) {
       fail("Indices exist only for MaxPool");
       return;
@@ -42,13 +42,21 @@ class OnnxpoolPool final : public PoolRunner {
       indices_view_ =
           onnxpool::TensorView(indices_.data(), onnxpool::ElementType::kInt64, output_shape);
     }
+    if (created_operator_) {
+      // After set_num_threads: an operator keeps the settings of its creation.
+      status = onnxpool::PoolOperator::create(attributes_, input_shape, onnxpool::ElementType::kFloat32,
+                                              &operator_);
+      if (!status) fail("onnxpool PoolOperator::create: " + status.message());
+    }
   }
 
   bool run() override {
-    // Validation inside pool() is timed on purpose: every caller pays it.
+    // Validation inside pool() (and the tensor checks of run()) are timed
+    // on purpose: every caller pays them.
+    const onnxpool::TensorView* indices = with_indices_ ? &indices_view_ : nullptr;
     const onnxpool::Status status =
-        onnxpool::pool(attributes_, x_, y_, with_indices_ ? &indices_view_ : nullptr);
-    if (!status) return fail("onnxpool pool: " + status.message());
+        created_operator_ ? operator_.run(x_, y_, indices) : onnxpool::pool(attributes_, x_, y_, indices);
+    if (!status) return fail("onnxpool: " + status.message());
     return true;
   }
 
@@ -68,7 +76,9 @@ class OnnxpoolPool final : public PoolRunner {
 
  private:
   bool with_indices_;
+  bool created_operator_;
   onnxpool::PoolAttributes attributes_;
+  onnxpool::PoolOperator operator_;
   AlignedBuffer<float> output_;
   AlignedBuffer<int64_t> indices_;
   onnxpool::TensorView x_;
@@ -81,7 +91,12 @@ class OnnxpoolPool final : public PoolRunner {
 std::unique_ptr<PoolRunner> make_onnxpool_pool(const PoolOpSpec& op, const PoolCase& pool_case,
                                                bool with_indices, int threads,
                                                const float* input_nchw) {
-  return std::make_unique<OnnxpoolPool>(op, pool_case, with_indices, threads, input_nchw);
+  return std::make_unique<OnnxpoolPool>(op, pool_case, with_indices, threads, input_nchw, false);
+}
+
+std::unique_ptr<PoolRunner> make_onnxpool_operator(const PoolOpSpec& op, const PoolCase& pool_case, int threads,
+                                                   const float* input_nchw) {
+  return std::make_unique<OnnxpoolPool>(op, pool_case, false, threads, input_nchw, true);
 }
 
 }  // namespace onnxpool_bench

@@ -18,4 +18,9 @@ std::unique_ptr<PoolRunner> make_onnxpool_pool(const PoolOpSpec& op, const PoolC
                                                bool with_indices, int threads,
                                                const float* input_nchw);
 
+// The same node through a PoolOperator created once (onnxpool/pool_operator.h)
+// and run on every iteration: what a runtime that keeps one per node pays.
+std::unique_ptr<PoolRunner> make_onnxpool_operator(const PoolOpSpec& op, const PoolCase& pool_case, int threads,
+                                                   const float* input_nchw);
+
 }  // namespace onnxpool_bench

@@ -91,6 +91,9 @@ void register_case(const PoolOpSpec& op, const PoolCase& pc) {
   add("onnxpool", [&op](const PoolCase& c, int threads, const float* input) {
     return make_onnxpool_pool(op, c, /*with_indices=*/false, threads, input);
   });
+  add("onnxpool_operator", [&op](const PoolCase& c, int threads, const float* input) {
+    return make_onnxpool_operator(op, c, threads, input);
+  });
   if (op.reduction == Reduction::kMax && !op.global) {
     add("onnxpool_indices", [&op](const PoolCase& c, int threads, const float* input) {
       return make_onnxpool_pool(op, c, /*with_indices=*/true, threads, input);
@@ -131,6 +134,11 @@ void register_suite() {
   register_pool_benchmark(kCallOverheadOp, kT0, "onnxpool", [](benchmark::State& state) {
     bench_pool(state, kMaxPool, kT0, [](const PoolCase& c, int threads, const float* input) {
       return make_onnxpool_pool(kMaxPool, c, /*with_indices=*/false, threads, input);
+    });
+  });
+  register_pool_benchmark(kCallOverheadOp, kT0, "onnxpool_operator", [](benchmark::State& state) {
+    bench_pool(state, kMaxPool, kT0, [](const PoolCase& c, int threads, const float* input) {
+      return make_onnxpool_operator(kMaxPool, c, threads, input);
     });
   });
 }

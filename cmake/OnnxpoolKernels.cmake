@@ -2,7 +2,7 @@
 #
 # Every kernel is generated once per Halide target (ONNXPOOL_ALL_TARGETS), each a
 # function of its own (<name>_v<i>). The runtime picks among them per call
-# (runtime/cpu_dispatch.cpp) rather than through Halide's multi-target
+# (runtime/dispatch/cpu_dispatch.cpp) rather than through Halide's multi-target
 # wrapper: that wrapper caches its first choice, so a variant limit set later
 # would be ignored and tests could not run every variant.
 # All objects go into the single libonnxpool.a, so users link one archive.
@@ -52,7 +52,7 @@ function(onnxpool_add_kernel)
     # Halide's OpenCL code for 16-bit floats (float16 and bfloat16 alike)
     # needs cl_khr_fp16, an optional extension (PoCL lacks it); without
     # cl_half the runtime runs them on the float32 kernels
-    # (runtime/half_widening.cpp).
+    # (runtime/execute/half_widening.cpp).
     set(gpu_target OFF)
     if(target MATCHES "(opencl|cuda|metal|vulkan|d3d12compute|webgpu)")
       set(gpu_target ON)
@@ -157,7 +157,7 @@ function(onnxpool_write_kernel_table out_file)
     math(EXPR index "${index} + 1")
   endforeach()
   list(JOIN runtime_rows ", " ONNXPOOL_RUNTIME_KNOB_ROWS)
-  configure_file("${PROJECT_SOURCE_DIR}/runtime/kernel_table.h.in" "${out_file}" @ONLY)
+  configure_file("${PROJECT_SOURCE_DIR}/runtime/dispatch/kernel_table.h.in" "${out_file}" @ONLY)
   if(ONNXPOOL_KERNELS_FROM)
     set(theirs "${ONNXPOOL_KERNELS_FROM}/kernels/onnxpool_kernel_table.h")
     if(NOT EXISTS "${theirs}")

@@ -92,7 +92,7 @@ function(onnxpool_tuned_knobs table kernel out_var)
   set(${out_var} "${args}" PARENT_SCOPE)
 endfunction()
 
-# The run-time knobs (runtime/runtime_knobs.h) a table's "runtime" row sets.
+# The run-time knobs (runtime/dispatch/runtime_knobs.h) a table's "runtime" row sets.
 set(ONNXPOOL_RUNTIME_KNOB_NAMES
     min_outputs_per_task min_inputs_per_task tasks_per_thread max_rows_per_task flat_plane_width_limit
     max_flat_plane_area)

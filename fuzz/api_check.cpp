@@ -7,7 +7,7 @@
 #include <optional>
 #include <sstream>
 
-#include "kernel_launch.h"
+#include "execute/kernel_launch.h"
 #include "onnxpool/onnxpool.h"
 #include "reference/pool_geometry.h"
 #include "reference/reference_pooling.h"
@@ -19,7 +19,7 @@
 #include "support/tensor_compare.h"
 #include "support/value_fills.h"
 #include "support/window_cost.h"
-#include "window_segments.h"
+#include "execute/window_segments.h"
 
 namespace onnxpool_fuzz {
 
@@ -47,7 +47,7 @@ constexpr uint8_t kUnwrittenByte = 0xA5;
 // The most window taps a call of `op` with geometry g over `planes` planes
 // may evaluate. A call in segments stays within taps_inside_bound; one kept
 // whole, because it is small or its segments would not cost under half of
-// it (runtime/window_segments.h), within twice what the segments would
+// it (runtime/execute/window_segments.h), within twice what the segments would
 // cost: their taps, a call overhead for each of at most 8 per axis, and two
 // passes over Y (the phases' copies, AveragePool's divisors). LpPool's
 // float32 path may run its windows twice (the exact redo).

@@ -209,7 +209,7 @@ std::vector<HostileCase> build() {
       {"globalaveragepool_plane_past_int_max", call(gavg, f32, {1, 1, 46341, 46341}, {}), Outcome::kValidButTooLarge},
       {"maxpool_element_count_past_int64", call(max, f32, {int64_t{1} << 32, int64_t{1} << 32, 1}, {ints("kernel_shape", {1})}),
        Outcome::kRefusedByShape},
-      // The first spatial axis runs in pieces past 2^31 - 1 (runtime/large_planes.h); the others may not pass it.
+      // The first spatial axis runs in pieces past 2^31 - 1 (runtime/execute/large_planes.h); the others may not pass it.
       {"maxpool_axis_past_int32", call(max, f32, {1, 1, int64_t{1} << 31}, {ints("kernel_shape", {1})}),
        Outcome::kValidButTooLarge},
       {"maxpool_second_axis_past_int32", call(max, f32, {1, 1, 2, int64_t{1} << 31}, {ints("kernel_shape", {1, 1})}),
@@ -270,7 +270,7 @@ std::vector<HostileCase> build() {
       {"maxpool_empty_batch", with_indices(call(max, f32, {0, 3, 4, 4}, {ints("kernel_shape", {2, 2})})), Outcome::kRunsAndMatches},
       // Valid ONNX (windows all in the padding) that the kernels cannot run
       // without an input element (found by api_fuzzer as an internal error):
-      // filled without a kernel (runtime/empty_input.h).
+      // filled without a kernel (runtime/execute/empty_input.h).
       {"maxpool_empty_spatial_axis_with_pads",
        with_indices(call(max, f32, {1, 2, 0, 3}, {ints("kernel_shape", {1, 2}), ints("pads", {1, 0, 1, 0})})),
        Outcome::kRunsAndMatches},
@@ -301,7 +301,7 @@ std::vector<HostileCase> build() {
        Outcome::kRunsValuesUnchecked},
       // Kernels and pads dwarfing X (valid ONNX): one kernel call would
       // evaluate 10^10 taps and more; the call must cost about its taps
-      // inside X (runtime/window_segments.h). The plain reference would
+      // inside X (runtime/execute/window_segments.h). The plain reference would
       // take minutes, so values are checked by onnxpool_window_segments_test.
       {"maxpool_kernel_and_pads_of_a_million",
        with_indices(call(max, f32, {1, 2, 8}, {ints("kernel_shape", {1000000}), ints("pads", {515000, 515000})})),

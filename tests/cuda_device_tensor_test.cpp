@@ -170,7 +170,7 @@ TEST_F(CudaTest, OutputsAreNotWrittenOutsideTheirExtent) {
 }
 
 // Windows reaching far into the padding over a small X take segments
-// (runtime/window_segments.h); device tensors take them too, run on host
+// (runtime/execute/window_segments.h); device tensors take them too, run on host
 // copies of X and Y, and match the CPU backend, which segments the same
 // call. Segments are forced for every call that has a plan, so the nodes
 // stay small enough for the reference; each case must add two segmented

@@ -1,6 +1,6 @@
 // A GPU that refuses memory, as a full device does, injected through the
 // runtime's lookup of the drivers' allocation calls
-// (runtime/device_allocations.h) on the backend ONNXPOOL_TEST_BACKEND names:
+// (runtime/execute/device_allocations.h) on the backend ONNXPOOL_TEST_BACKEND names:
 // opencl (PoCL in CI) or cuda (tools/gpu_check.sh). For every operator and
 // for each device allocation a call makes, refusing that one allocation
 // ends the call in kInternal naming the operator and the device, leaves
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "device_allocations.h"
+#include "execute/device_allocations.h"
 #include "onnxpool/pooling.h"
 #include "support/maxpool_check.h"
 #include "support/onnx_attributes.h"

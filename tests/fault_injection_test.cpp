@@ -19,10 +19,10 @@
 #include <utility>
 #include <vector>
 
-#include "call_guard.h"
-#include "large_planes.h"
+#include "api/call_guard.h"
+#include "execute/large_planes.h"
 #include "onnxpool/pooling.h"
-#include "scratch_allocator.h"
+#include "platform/scratch_allocator.h"
 #include "support/fault_nodes.h"
 #include "support/float_type_info.h"
 #include "support/kernel_buffer_limit.h"
@@ -32,7 +32,7 @@
 #include "support/test_settings.h"
 #include "support/unwritten_bytes.h"
 #include "support/value_fills.h"
-#include "thread_pool.h"
+#include "platform/thread_pool.h"
 
 namespace onnxpool_test {
 namespace {

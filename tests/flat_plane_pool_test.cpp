@@ -1,6 +1,6 @@
 // MaxPool and AveragePool on 2D "same" windows (stride 1, output plane =
 // input plane), which the runtime sends to the flat-plane kernels
-// (runtime/flat_plane.h; white box: each case first checks that the runtime
+// (runtime/plan/flat_plane.h; white box: each case first checks that the runtime
 // does pick that path for it, so the comparisons below cannot quietly test
 // the separable kernels instead), on every CPU variant this machine runs.
 // Kernels the flat kernels unroll (3, 5) and ones they loop over (1, 2, 4, 7,
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "flat_plane.h"
+#include "plan/flat_plane.h"
 #include "onnxpool/attributes.h"
 #include "onnxpool/pooling.h"
 #include "support/cpu_variants.h"
@@ -25,7 +25,7 @@
 #include "support/runtime_geometry.h"
 #include "support/test_settings.h"
 #include "support/value_fills.h"
-#include "window_geometry.h"
+#include "plan/window_geometry.h"
 
 namespace onnxpool_test {
 namespace {
@@ -132,7 +132,7 @@ INSTANTIATE_TEST_SUITE_P(SameWindows, FlatPlaneWindows, testing::ValuesIn(same_w
                          [](const testing::TestParamInfo<SameWindow>& info) { return info.param.name; });
 
 // The geometries the flat kernels must not take: each breaks one condition
-// of runtime/flat_plane.h, and the separable kernels serve it.
+// of runtime/plan/flat_plane.h, and the separable kernels serve it.
 TEST(FlatPlaneChoice, OnlySameWindowsOnSmallPlanes) {
   const onnxpool::Attributes same = max_pool_attributes(same_window({3, 3}, {1, 1, 1, 1}));
   EXPECT_TRUE(onnxpool::detail::flat_plane_suits(runtime_geometry(PoolOp::kMaxPool, same, {1, 192, 28, 28})));

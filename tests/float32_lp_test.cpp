@@ -1,4 +1,4 @@
-// LpPool's and GlobalLpPool's float32 sums (runtime/float32_lp.h), white
+// LpPool's and GlobalLpPool's float32 sums (runtime/execute/float32_lp.h), white
 // box: ordinary data must stay on the float32 path (else every call would
 // take the float64 one and no test of the public API would notice), and
 // every plane whose float32 sum of |x|^p could overflow or underflow must be
@@ -11,9 +11,10 @@
 #include <limits>
 #include <vector>
 
-#include "float32_lp.h"
+#include "execute/float32_lp.h"
 #include "onnxpool/pooling.h"
-#include "operator_setup.h"
+#include "plan/operator_setup.h"
+#include "plan/plan.h"
 #include "support/approx_compare.h"
 #include "support/cpu_variants.h"
 #include "support/literal_tensors.h"
@@ -51,15 +52,22 @@ Float32Run run_float32(const PoolCase& c) {
   if (!run.status) return run;
   run.Y = HostTensor(c.X.type(), shape);
   run.Y.fill_bytes(0xA5);
-  onnxpool::detail::WindowGeometry geometry;
-  run.status = onnxpool::detail::check_operator_call(c.op, attributes, c.X.view(), run.Y.view(), &geometry);
+  // The planner must send the call to the float32 sums (a plan that does
+  // not leaves the outcome kUnavailable, which the tests catch).
+  const onnxpool::TensorView X = c.X.view(), Y = run.Y.view();
+  onnxpool::detail::Plan plan;
+  run.status = onnxpool::detail::plan_call(c.op, attributes, X, &Y, nullptr, false,
+                                           onnxpool::detail::PlanContext::current(), &plan);
+  if (!run.status || plan.route != onnxpool::detail::Route::kFloat32LpFirst) return run;
+  onnxpool::detail::Float32LpKernels kernels;
+  kernels.sum = plan.launch.kernel;
+  kernels.range_check = plan.range_check;
+  kernels.target = plan.launch.target;
+  kernels.settings = plan.launch.settings;
+  run.status = onnxpool::detail::find_operator_kernel(c.op, X, plan.geometry,
+                                                      onnxpool::detail::KernelVariant::kScaled, &kernels.exact);
   if (!run.status) return run;
-  const onnxpool::detail::KernelEntry* exact = nullptr;
-  run.status = onnxpool::detail::find_operator_kernel(c.op, c.X.view(), geometry,
-                                                      onnxpool::detail::KernelVariant::kScaled, &exact);
-  if (!run.status) return run;
-  run.status = onnxpool::detail::run_float32_lp(c.op, attributes.p, geometry, c.X.view(), run.Y.view(), *exact,
-                                                &run.outcome);
+  run.status = onnxpool::detail::run_float32_lp(kernels, attributes.p, plan.geometry, X, Y, &run.outcome);
   return run;
 }
 
@@ -183,7 +191,7 @@ TEST(Float32Lp, FindsAnUnderflowingValueAtEveryPositionOfALongPlane) {
 }
 
 // Enough outputs for the scan to give each thread a share
-// (runtime/float_magnitudes.h): a plane to recompute is found in the first
+// (runtime/execute/float_magnitudes.h): a plane to recompute is found in the first
 // share and in the last, at 1, 2 and 3 threads.
 TEST(Float32Lp, FindsThePlanesToRecomputeInEveryThreadsShare) {
   const Ints shape = {1, 6, 96, 96};  // 55296 outputs of a 1x1 window: 3 shares of 16K or more

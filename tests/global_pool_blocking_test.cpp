@@ -2,7 +2,7 @@
 // once when the call's plane count and every task's are multiples of it
 // (generators/schedules/global_cpu_schedule.cpp; the runtime rounds the
 // grain and splits off the planes past a multiple of 16,
-// runtime/kernel_launch.h), and one plane at a time otherwise; the summing
+// runtime/execute/kernel_launch.h), and one plane at a time otherwise; the summing
 // pools always go one plane at a time. Every way must match the reference
 // and give the same bits for the same plane: a plane's result may depend
 // neither on how many planes share the call nor on the thread count. Plane
@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel_launch.h"
+#include "execute/kernel_launch.h"
+#include "plan/plan.h"
 #include "onnxpool/pooling.h"
 #include "support/batch_outcome.h"
 #include "support/cpu_variants.h"
@@ -80,11 +81,17 @@ HostTensor first_elements_of(const HostTensor& Y, const HostTensor& shorter) {
   return prefix;
 }
 
+// The launch settings a call planned now would take (threads as set).
+onnxpool::detail::LaunchSettings current_settings() {
+  return onnxpool::detail::PlanContext::current().launch_settings();
+}
+
 TEST_F(GlobalPoolBlocking, TheRuntimeGrainKeepsVectorsOfPlanesWhole) {
   for (const PlaneBatch& batch : kBatches) {
     for (int threads : {1, 2, 3}) {
       ASSERT_TRUE(onnxpool::set_num_threads(threads));
-      const int64_t grain = onnxpool::detail::global_planes_per_task(batch.plane_size, batch.planes);
+      const int64_t grain = onnxpool::detail::global_planes_per_task(batch.plane_size, batch.planes,
+                                                                     current_settings());
       EXPECT_EQ(grain % kWidestVectorOfPlanes, 0) << batch.planes << " planes of " << batch.plane_size;
       EXPECT_GE(grain, 1);
       EXPECT_LE(grain, batch.planes);
@@ -93,13 +100,13 @@ TEST_F(GlobalPoolBlocking, TheRuntimeGrainKeepsVectorsOfPlanesWhole) {
   // The 512-plane batch is split (at 1 thread already), so the kernels'
   // task loop is exercised, including a short last task at 2 threads.
   ASSERT_TRUE(onnxpool::set_num_threads(1));
-  EXPECT_LT(onnxpool::detail::global_planes_per_task(196, 512), 512);
+  EXPECT_LT(onnxpool::detail::global_planes_per_task(196, 512, current_settings()), 512);
   ASSERT_TRUE(onnxpool::set_num_threads(2));
-  EXPECT_NE(512 % onnxpool::detail::global_planes_per_task(196, 512), 0);
+  EXPECT_NE(512 % onnxpool::detail::global_planes_per_task(196, 512, current_settings()), 0);
   // Plane counts with fewer factors of two get the factors they have.
   ASSERT_TRUE(onnxpool::set_num_threads(1));
-  EXPECT_EQ(onnxpool::detail::global_planes_per_task(196, 8 * 75) % 16, 8);
-  EXPECT_EQ(onnxpool::detail::global_planes_per_task(49, 7), 7);
+  EXPECT_EQ(onnxpool::detail::global_planes_per_task(196, 8 * 75, current_settings()) % 16, 8);
+  EXPECT_EQ(onnxpool::detail::global_planes_per_task(49, 7, current_settings()), 7);
 }
 
 // The case against the reference at 1 thread; then the same bits at 2 and

@@ -138,7 +138,7 @@ const std::vector<Ints> kShapes{
     {2, 2, 1, 1, 1},    {2, 2, 3, 5, 7},   {2, 1, 10, 10, 11},   // rank 5
     {2, 3, 1, 1, 1, 1}, {2, 2, 2, 3, 1, 5}, {1, 2, 4, 4, 4, 17},  // rank 6
     // Past the six spatial axes the runtime's geometry holds in place
-    // (runtime/inline_vector.h): its lists move to the heap.
+    // (runtime/platform/inline_vector.h): its lists move to the heap.
     {2, 2, 1, 2, 1, 3, 1, 2, 2},            // rank 9
     {1, 3, 2, 1, 2, 1, 2, 1, 2, 3},         // rank 10
 };

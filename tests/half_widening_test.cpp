@@ -1,4 +1,4 @@
-// The runtime's 16-bit float conversions (runtime/half_widening.h), which
+// The runtime's 16-bit float conversions (runtime/execute/half_widening.h), which
 // carry float16 and bfloat16 through the float32 kernels on OpenCL devices
 // without cl_khr_fp16. Checked against the test reference's own
 // conversions (tests/reference/float_formats.h, themselves checked against
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <random>
 
-#include "half_widening.h"
+#include "execute/half_widening.h"
 #include "reference/float_formats.h"
 
 namespace onnxpool_test {

@@ -1,5 +1,5 @@
 // MaxPool and AveragePool on 2x2 stride-2 windows inside the input, which
-// the runtime sends to the halving kernels (runtime/halving.h; white box: each case first
+// the runtime sends to the halving kernels (runtime/plan/halving.h; white box: each case first
 // checks that the runtime does pick that path, so the comparisons cannot
 // quietly test the separable kernels instead), on every CPU variant this
 // machine runs: every element type against the reference at widths that
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "halving.h"
+#include "plan/halving.h"
 #include "onnxpool/pooling.h"
 #include "support/cpu_variants.h"
 #include "support/float_type_info.h"

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "onnxpool/pooling.h"
-#include "scratch_allocator.h"
+#include "platform/scratch_allocator.h"
 #include "support/fault_nodes.h"
 #include "support/kernel_buffer_limit.h"
 #include "support/onnx_attributes.h"

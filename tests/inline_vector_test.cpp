@@ -1,11 +1,11 @@
-// White box: runtime/inline_vector.h, the lists a call keeps in place, and
+// White box: runtime/platform/inline_vector.h, the lists a call keeps in place, and
 // their move to the heap past their inline capacity.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "inline_vector.h"
+#include "platform/inline_vector.h"
 
 namespace {
 

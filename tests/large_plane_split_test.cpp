@@ -1,5 +1,5 @@
 // Planes that one kernel buffer cannot hold run in pieces
-// (runtime/large_planes.h): windowed pools cut along the first spatial axis
+// (runtime/execute/large_planes.h): windowed pools cut along the first spatial axis
 // with each piece's halo rows, global pools reduce sub-planes and combine
 // them. Real such planes take gigabytes (large_tensor_test.cpp); here the
 // runtime's buffer limit is lowered through its test hook, per case, to
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "large_planes.h"
+#include "execute/large_planes.h"
 #include "onnxpool/pooling.h"
 #include "reference/pool_geometry.h"
 #include "support/float_type_info.h"

@@ -1,4 +1,4 @@
-// Tensors past 2^31 bytes and 2^31 elements run (runtime/large_planes.h),
+// Tensors past 2^31 bytes and 2^31 elements run (runtime/execute/large_planes.h),
 // each checked against a plain per-window reference on every output next to
 // a cut between pieces and on sampled outputs elsewhere:
 // - a float32 3D volume of one 4.06 GiB plane: MaxPool with Indices and
@@ -26,8 +26,8 @@
 #include <thread>
 #include <vector>
 
-#include "large_planes.h"
-#include "window_segments.h"
+#include "execute/large_planes.h"
+#include "execute/window_segments.h"
 #include "onnxpool/pooling.h"
 #include "reference/float_formats.h"
 #include "reference/host_tensor.h"
@@ -234,7 +234,7 @@ TEST(LargeTensors, Int8MaxPoolAlongA1DAxisPast2Pow31) {
 // Pads of 2^28 after 8 elements along the last axis: 2^28 outputs whose
 // windows are all padding. The segments' call over them would buffer a row
 // of 2^28 entries, past what a kernel may allocate at 8 bytes each, so such
-// runs are cut into calls of 2^27 outputs (runtime/window_segments.cpp).
+// runs are cut into calls of 2^27 outputs (runtime/execute/window_segments.cpp).
 TEST(LargeTensors, Int8MaxPoolOver2Pow28OutputsOfPadding) {
   const int64_t pad = int64_t{1} << 28, width = 8;
   PoolSpec spec;

@@ -1,5 +1,5 @@
 // Which CPU target runs a separable or 2x2 halving kernel on output rows
-// narrower than a vector (runtime/narrow_rows.h; white box): the widest allowed target whose
+// narrower than a vector (runtime/plan/narrow_rows.h; white box): the widest allowed target whose
 // vector fits in a row, the narrowest allowed one when none fits, and never
 // one outside set_cpu_variant_limit. Results on such rows are checked against
 // the reference on every CPU variant by the property and corner-case tests.
@@ -8,10 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpu_dispatch.h"
-#include "kernel_registry.h"
-#include "narrow_rows.h"
+#include "dispatch/cpu_dispatch.h"
+#include "dispatch/kernel_registry.h"
+#include "plan/narrow_rows.h"
 #include "onnxpool/pooling.h"
+#include "plan/plan.h"
 #include "support/cpu_variants.h"
 
 namespace onnxpool_test {
@@ -31,7 +32,8 @@ std::vector<size_t> allowed_targets(const KernelEntry& kernel) {
 void expect_widest_that_fits(const KernelEntry& kernel, int64_t width) {
   const int best = onnxpool::detail::pick_cpu_target();
   ASSERT_GE(best, 0);
-  const int chosen = onnxpool::detail::cpu_target_for_rows(kernel, width, best);
+  const int chosen = onnxpool::detail::cpu_target_for_rows(
+      kernel, width, best, onnxpool::detail::PlanContext::current().allowed_cpu_targets);
   const std::vector<size_t> allowed = allowed_targets(kernel);
   ASSERT_FALSE(allowed.empty());
   int expected = static_cast<int>(allowed.back());  // none fits: the narrowest

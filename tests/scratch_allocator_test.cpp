@@ -1,4 +1,4 @@
-// The kernels' scratch allocator (runtime/scratch_allocator.h), white box:
+// The kernels' scratch allocator (runtime/platform/scratch_allocator.h), white box:
 // once installed, halide_malloc hands out 128-byte aligned blocks, reuses a
 // freed block for the next request it fits, keeps distinct live blocks
 // apart, survives blocks freed on another thread, and refuses a size whose
@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "halide_glue.h"
-#include "scratch_allocator.h"
+#include "platform/halide_glue.h"
+#include "platform/scratch_allocator.h"
 
 namespace onnxpool_test {
 namespace {

@@ -1,4 +1,4 @@
-// The kernels' parallel-for (runtime/thread_pool.h), white box: every task
+// The kernels' parallel-for (runtime/platform/thread_pool.h), white box: every task
 // index runs exactly once whatever the thread count and task count (shares
 // of zero, one or many tasks), the first failing task's code comes back, and
 // a thread stuck on one task does not strand the rest of its share: the other
@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "thread_pool.h"
+#include "platform/thread_pool.h"
 
 namespace onnxpool_test {
 namespace {

@@ -1,5 +1,5 @@
 // A call's cost is bounded by the taps inside X, not by kernel_shape and
-// pads (runtime/window_segments.h). The cost is read from the runtime's
+// pads (runtime/execute/window_segments.h). The cost is read from the runtime's
 // count of the window taps its kernels evaluate, never from a clock: per
 // spatial axis, each output may cost at most 4 x (its taps inside X + 1),
 // so a call costs at most 4^rank x planes x prod over axes of
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_launch.h"
+#include "execute/kernel_launch.h"
 #include "onnxpool/pooling.h"
 #include "reference/pool_geometry.h"
 #include "support/float_type_info.h"
@@ -34,7 +34,7 @@
 #include "support/test_settings.h"
 #include "support/value_fills.h"
 #include "support/window_cost.h"
-#include "window_segments.h"
+#include "execute/window_segments.h"
 
 namespace onnxpool_test {
 namespace {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "onnxpool/attributes.h"
+#include "onnxpool/pool_operator.h"
 #include "onnxpool/pooling.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"

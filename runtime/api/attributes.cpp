@@ -1,9 +1,9 @@
 // Parsing and shape-independent validation of ONNX pooling attributes.
-#include "call_guard.h"
+#include "api/call_guard.h"
 #include <algorithm>
 #include <string>
 
-#include "attribute_checks.h"
+#include "plan/attribute_checks.h"
 #include "onnxpool/attributes.h"
 
 namespace onnxpool {

@@ -1,4 +1,4 @@
-#include "call_guard.h"
+#include "api/call_guard.h"
 
 #include <atomic>
 

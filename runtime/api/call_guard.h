@@ -12,7 +12,7 @@
 
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
-#include "scratch_allocator.h"
+#include "platform/scratch_allocator.h"
 
 namespace onnxpool::detail {
 

@@ -1,11 +1,11 @@
-#include "backend.h"
+#include "dispatch/backend.h"
 
 #include <atomic>
 #include <string>
 
-#include "call_guard.h"
-#include "cpu_dispatch.h"
-#include "kernel_registry.h"
+#include "api/call_guard.h"
+#include "dispatch/cpu_dispatch.h"
+#include "dispatch/kernel_registry.h"
 
 namespace onnxpool::detail {
 namespace {

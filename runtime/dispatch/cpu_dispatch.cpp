@@ -1,4 +1,4 @@
-#include "cpu_dispatch.h"
+#include "dispatch/cpu_dispatch.h"
 
 #include <atomic>
 #include <string>
@@ -6,8 +6,8 @@
 #include <cpuid.h>
 #endif
 
-#include "call_guard.h"
-#include "kernel_registry.h"
+#include "api/call_guard.h"
+#include "dispatch/kernel_registry.h"
 #include "onnxpool/pooling.h"
 
 namespace onnxpool::detail {

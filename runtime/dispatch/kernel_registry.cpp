@@ -1,4 +1,4 @@
-#include "kernel_registry.h"
+#include "dispatch/kernel_registry.h"
 
 #include "onnxpool_kernel_table.h"
 

@@ -14,9 +14,9 @@ namespace onnxpool::detail {
 // LpPool and GlobalLpPool (generators/lppool_generator.cpp): kScaled, the
 // overflow-proof algorithm; kFloat32Sum, float32 sums for inputs that passed
 // kRangeCheck (a per-plane check, registered as LpPool rank 0). kFlatPlane:
-// MaxPool's and AveragePool's 2D "same" windows (runtime/flat_plane.h).
+// MaxPool's and AveragePool's 2D "same" windows (runtime/plan/flat_plane.h).
 // kHalving: MaxPool's and AveragePool's 2D 2x2 stride-2 windows inside the input
-// (runtime/halving.h).
+// (runtime/plan/halving.h).
 enum class KernelVariant { kPlain, kWithIndices, kScaled, kFloat32Sum, kRangeCheck, kFlatPlane, kHalving };
 
 // Targets a kernel is compiled for (ONNXPOOL_ALL_TARGETS), at most.

@@ -1,8 +1,7 @@
-#include "runtime_knobs.h"
+#include "dispatch/runtime_knobs.h"
 
 #include <limits>
 
-#include "cpu_dispatch.h"
 #include "onnxpool_kernel_table.h"
 
 namespace onnxpool::detail {
@@ -21,14 +20,10 @@ bool set_runtime_knob(RuntimeKnobs* knobs, const std::string& name, int64_t valu
   return true;
 }
 
-const RuntimeKnobs& runtime_knobs() {
-  const int target = pick_cpu_target();
-  return kRuntimeKnobs[target < 0 ? 0 : target];
-}
+const RuntimeKnobs& runtime_knobs_of(int target) { return kRuntimeKnobs[target < 0 ? 0 : target]; }
 
-int64_t rows_per_task_cap() {
-  const int target = pick_cpu_target();
-  const int64_t knob = kRuntimeKnobs[target < 0 ? 0 : target].max_rows_per_task;
+int64_t rows_per_task_cap_of(int target) {
+  const int64_t knob = runtime_knobs_of(target).max_rows_per_task;
   if (knob > 0) return knob;
   const bool avx512 = target >= 0 && kTargets[target].cpu_variant == CpuVariant::kAvx512;
   return avx512 ? 16 : std::numeric_limits<int64_t>::max();

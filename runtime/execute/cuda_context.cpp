@@ -1,4 +1,4 @@
-#include "cuda_context.h"
+#include "execute/cuda_context.h"
 
 #if defined(ONNXPOOL_WITH_CUDA)
 

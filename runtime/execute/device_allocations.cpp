@@ -1,4 +1,4 @@
-#include "device_allocations.h"
+#include "execute/device_allocations.h"
 
 #include <HalideRuntime.h>
 

@@ -1,10 +1,10 @@
-#include "element_values.h"
+#include "execute/element_values.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "half_widening.h"
+#include "execute/half_widening.h"
 
 namespace onnxpool::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "empty_input.h"
+#include "execute/empty_input.h"
 
 #include <cstdint>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "element_values.h"
+#include "execute/element_values.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -70,7 +70,7 @@ bool windows_without_input(const WindowGeometry& geometry) {
   return empty && outputs;
 }
 
-Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, const WindowGeometry& geometry,
+Status fill_windows_without_input(PoolOp op, bool count_include_pad, const WindowGeometry& geometry,
                                   const TensorView& Y, const TensorView* Indices) {
   if (Y.device != Device::kHost || (Indices != nullptr && Indices->device != Device::kHost)) {
     return Status::unsupported(std::string(op_name(op)) +
@@ -85,7 +85,7 @@ Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, c
                                  "give it windows)");
     }
   }
-  fill_tapless_windows(op, attributes.op == PoolOp::kAveragePool && attributes.count_include_pad, geometry, 0,
+  fill_tapless_windows(op, count_include_pad, geometry, 0,
                        geometry.planes(), Y.data, Y.type, Indices ? static_cast<int64_t*>(Indices->data) : nullptr);
   return Status::ok();
 }

@@ -12,7 +12,7 @@
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
-#include "window_geometry.h"
+#include "plan/window_geometry.h"
 
 namespace onnxpool::detail {
 
@@ -20,8 +20,9 @@ namespace onnxpool::detail {
 bool windows_without_input(const WindowGeometry& geometry);
 
 // Fills the outputs of such a call (host tensors only; device ones are
-// kUnsupported).
-Status fill_windows_without_input(PoolOp op, const PoolAttributes& attributes, const WindowGeometry& geometry,
+// kUnsupported). count_include_pad: AveragePool's attribute (false for the
+// other operators).
+Status fill_windows_without_input(PoolOp op, bool count_include_pad, const WindowGeometry& geometry,
                                   const TensorView& Y, const TensorView* Indices);
 
 // The same values for windows known to hold no input tap, written densely

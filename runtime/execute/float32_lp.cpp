@@ -1,5 +1,6 @@
-#include "float32_lp.h"
-#include "large_planes.h"
+#include "execute/float32_lp.h"
+
+#include "execute/large_planes.h"
 
 #include <cfloat>
 #include <algorithm>
@@ -9,10 +10,10 @@
 #include <new>
 #include <vector>
 
-#include "attribute_checks.h"
-#include "float_bits.h"
-#include "float_magnitudes.h"
-#include "kernel_launch.h"
+#include "plan/attribute_checks.h"
+#include "execute/float_bits.h"
+#include "execute/float_magnitudes.h"
+#include "execute/kernel_launch.h"
 
 namespace onnxpool::detail {
 
@@ -114,7 +115,7 @@ Status for_each_run(const PlaneVerdict* verdicts, int64_t planes, PlaneVerdict v
 // The range check over suspect planes: a plane holding a nonzero |x| outside
 // `range` (so some term may have underflowed) becomes kRedo, the others
 // kTrusted (their small outputs are exact: all their terms were normal).
-Status check_suspect_planes(const KernelEntry& check, const WindowGeometry& geometry, const TensorView& X,
+Status check_suspect_planes(const Float32LpKernels& kernels, const WindowGeometry& geometry, const TensorView& X,
                             const Float32LpRange& range, PlaneVerdict* verdicts) {
   const int64_t plane_size = geometry.input_plane_size();
   return for_each_run(verdicts, geometry.planes(), PlaneVerdict::kSuspect, [&](int64_t first, int64_t count) {
@@ -128,7 +129,9 @@ Status check_suspect_planes(const KernelEntry& check, const WindowGeometry& geom
     const TensorView input = plane_run(X, plane_size, first, count);
     const TensorView flag_view(flags.get(), ElementType::kUInt8, {count});
     KernelCall range_check;
-    range_check.kernel = &check;
+    range_check.kernel = kernels.range_check;
+    range_check.target = kernels.target;
+    range_check.settings = kernels.settings;
     range_check.geometry = &planes;
     range_check.input = &input;
     range_check.outputs = {&flag_view};
@@ -149,36 +152,41 @@ KernelCall lp_kernel_call(const KernelEntry& kernel, const WindowGeometry& geome
   call.geometry = &geometry;
   call.input = &X;
   call.outputs = {&Y};
+  call.scalars.push_back(lp_power_argument(p));
+  return call;
+}
+
+ScalarArg lp_power_argument(int64_t p) {
   // The kernels take p in int32. A larger p runs as 2^31 - 1: the Lp norm
   // falls with p towards the largest |x|, and between p' = 2^31 - 1 and any
   // p > p' it falls by a factor of at most taps^(1/p') (the norm lies
   // between max|x| and taps^(1/p) max|x|), under 1 + 3e-8 for any window
   // that fits in memory: less than a float32 ulp, 1e-8 relative in float64.
   constexpr int64_t kLargestKernelP = std::numeric_limits<int32_t>::max();
-  call.scalars.push_back(ScalarArg::int32("p", static_cast<int32_t>(std::min(p, kLargestKernelP))));
-  return call;
+  return ScalarArg::int32("p", static_cast<int32_t>(std::min(p, kLargestKernelP)));
 }
 
-Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, const TensorView& X,
-                      const TensorView& Y, const KernelEntry& exact, Float32LpOutcome* outcome) {
+const char* float32_lp_declines(PoolOp op, int64_t p, const WindowGeometry& geometry) {
+  const Float32LpRange range = float32_lp_range(p, taps_per_window(op, geometry));
+  // A p this large overflows or underflows float32 for nearly any input.
+  if (!(range.lowest <= range.highest)) return "p too large for float32 sums of any input";
+  return nullptr;
+}
+
+Status run_float32_lp(const Float32LpKernels& kernels, int64_t p, const WindowGeometry& geometry, const TensorView& X,
+                      const TensorView& Y, Float32LpOutcome* outcome) {
   *outcome = Float32LpOutcome::kUnavailable;
-  const int rank = is_global_op(op) ? 0 : static_cast<int>(geometry.axes.size());
-  const KernelEntry* sum = find_kernel(op, X.type, rank, KernelVariant::kFloat32Sum);
-  const KernelEntry* check = find_kernel(PoolOp::kLpPool, X.type, 0, KernelVariant::kRangeCheck);
-  if (sum == nullptr || check == nullptr || !kernel_runs_on(*sum, X.device) || !kernel_runs_on(*check, X.device) ||
-      X.device != Device::kHost) {
-    return Status::ok();
-  }
+  const PoolOp op = kernels.sum->op;
   const double taps = taps_per_window(op, geometry);
   const Float32LpRange range = float32_lp_range(p, taps);
-  // A p this large overflows or underflows float32 for nearly any input.
-  if (!(range.lowest <= range.highest)) return Status::ok();
-
-  // Planes too large for one kernel buffer run in pieces, by the exact
-  // kernel only: the range checks work on whole planes.
-  const KernelCall sum_call = lp_kernel_call(*sum, geometry, X, Y, p);
-  if (needs_pieces(sum_call)) return Status::ok();
-  Status s = launch_kernel(sum_call);
+  if (!(range.lowest <= range.highest)) return Status::internal("LpPool: float32 sums planned for a p too large");
+  // Every launch takes the plan's target and settings.
+  const auto planned = [&](KernelCall call) {
+    call.target = kernels.target;
+    call.settings = kernels.settings;
+    return call;
+  };
+  Status s = launch_kernel(planned(lp_kernel_call(*kernels.sum, geometry, X, Y, p)));
   if (!s) return s;
   *outcome = Float32LpOutcome::kRan;
   const int64_t planes = geometry.planes();
@@ -190,12 +198,12 @@ Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, cons
     const WindowGeometry run = geometry_of_planes(geometry, count);
     const TensorView input = plane_run(X, geometry.input_plane_size(), first, count);
     const TensorView output = plane_run(Y, geometry.output_plane_size(), first, count);
-    return launch_kernel(lp_kernel_call(exact, run, input, output, p));
+    return launch_kernel(planned(lp_kernel_call(*kernels.exact, run, input, output, p)));
   };
   std::unique_ptr<PlaneVerdict[]> verdicts(new (std::nothrow) PlaneVerdict[static_cast<size_t>(planes)]);
   if (verdicts == nullptr) return redo(0, planes);  // no memory to sort the planes: redo them all
   judge_planes(Y, planes, geometry.output_plane_size(), trusted, verdicts.get());
-  s = check_suspect_planes(*check, geometry, X, range, verdicts.get());
+  s = check_suspect_planes(kernels, geometry, X, range, verdicts.get());
   if (!s) return s;
   return for_each_run(verdicts.get(), planes, PlaneVerdict::kRedo, redo);
 }

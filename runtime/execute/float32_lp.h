@@ -20,8 +20,8 @@
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
-#include "kernel_launch.h"
-#include "window_geometry.h"
+#include "execute/kernel_launch.h"
+#include "plan/window_geometry.h"
 
 namespace onnxpool::detail {
 
@@ -51,16 +51,32 @@ enum class Float32LpOutcome {
   kUnavailable,        // no float32 kernels for this type or backend: Y untouched
 };
 
+// The kernels' argument p for the attribute p.
+ScalarArg lp_power_argument(int64_t p);
+
 // The call of an Lp kernel of any algorithm: X into Y with p.
 KernelCall lp_kernel_call(const KernelEntry& kernel, const WindowGeometry& geometry, const TensorView& X,
                           const TensorView& Y, int64_t p);
 
-// The float32 kernel of `op` (kLpPool or kGlobalLpPool) over X into Y, then
-// `exact` (an exact kernel of the same operator, type and rank) over the
-// planes whose float32 outputs cannot be trusted. The caller has validated
-// the call (check_operator_call), which gave `geometry`. A failed Status
-// only for errors an exact kernel would report too.
-Status run_float32_lp(PoolOp op, int64_t p, const WindowGeometry& geometry, const TensorView& X,
-                      const TensorView& Y, const KernelEntry& exact, Float32LpOutcome* outcome);
+// Why the float32 sums cannot serve `op` with this p and geometry (whatever
+// the input), or nullptr. The planner also asks that the build has the sum
+// and range-check kernels for the call's target and that X is a host tensor.
+const char* float32_lp_declines(PoolOp op, int64_t p, const WindowGeometry& geometry);
+
+// The kernels a float32-first Lp call runs, as the planner chose them.
+struct Float32LpKernels {
+  const KernelEntry* sum = nullptr;          // the float32 sums
+  const KernelEntry* range_check = nullptr;  // per plane: an |x| outside the trusted range
+  const KernelEntry* exact = nullptr;        // an exact kernel of the same operator, type and rank
+  int target = -1;
+  LaunchSettings settings;
+};
+
+// The float32 sums over X into Y, then the exact kernel over the planes whose
+// float32 outputs cannot be trusted. The caller has validated the call, which
+// gave `geometry`. A failed Status only for errors an exact kernel would
+// report too.
+Status run_float32_lp(const Float32LpKernels& kernels, int64_t p, const WindowGeometry& geometry, const TensorView& X,
+                      const TensorView& Y, Float32LpOutcome* outcome);
 
 }  // namespace onnxpool::detail

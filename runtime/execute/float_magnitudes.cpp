@@ -1,9 +1,9 @@
-#include "float_magnitudes.h"
+#include "execute/float_magnitudes.h"
 
 #include <algorithm>
 
 #include "onnxpool/pooling.h"
-#include "thread_pool.h"
+#include "platform/thread_pool.h"
 
 namespace onnxpool::detail {
 namespace {

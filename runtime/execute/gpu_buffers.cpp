@@ -1,4 +1,4 @@
-#include "gpu_buffers.h"
+#include "execute/gpu_buffers.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
-#include "call_guard.h"
-#include "half_widening.h"
+#include "api/call_guard.h"
+#include "execute/half_widening.h"
 
 #include <cmath>
 
@@ -7,8 +7,8 @@
 #include <immintrin.h>
 #endif
 
-#include "cpu_dispatch.h"
-#include "float_bits.h"
+#include "dispatch/cpu_dispatch.h"
+#include "execute/float_bits.h"
 
 namespace onnxpool::detail {
 namespace {

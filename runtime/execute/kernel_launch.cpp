@@ -1,5 +1,5 @@
-#include "call_guard.h"
-#include "kernel_launch.h"
+#include "api/call_guard.h"
+#include "execute/kernel_launch.h"
 
 #include <HalideRuntime.h>
 
@@ -8,16 +8,13 @@
 #include <cstring>
 #include <limits>
 
-#include "backend.h"
-#include "element_boxes.h"
-#include "gpu_buffers.h"
-#include "half_widening.h"
-#include "halide_glue.h"
-#include "large_planes.h"
-#include "narrow_rows.h"
+#include "dispatch/backend.h"
+#include "execute/element_boxes.h"
+#include "execute/gpu_buffers.h"
+#include "execute/half_widening.h"
+#include "platform/halide_glue.h"
+#include "execute/large_planes.h"
 #include "onnxpool/pooling.h"
-#include "runtime_knobs.h"
-#include "window_segments.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -84,14 +81,15 @@ PlaneAxes halide_order(const AxisStrides& onnx_strides) {
 
 std::atomic<int64_t> taps_evaluated{0};
 
-int64_t tasks_wanted(int64_t work, int64_t min_work_per_task) {
-  const int64_t threads = num_threads();
-  return std::max<int64_t>(1, std::min<int64_t>(threads * runtime_knobs().tasks_per_thread, work / min_work_per_task));
+int64_t tasks_wanted(int64_t work, int64_t min_work_per_task, const LaunchSettings& settings) {
+  return std::max<int64_t>(
+      1, std::min<int64_t>(int64_t{settings.threads} * settings.knobs->tasks_per_thread, work / min_work_per_task));
 }
 
-int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes, bool buffers_rows) {
+int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes, bool buffers_rows, const LaunchSettings& settings) {
   const int rank = static_cast<int>(g.axes.size());
-  const int64_t tasks = tasks_wanted(g.output_plane_size() * planes, runtime_knobs().min_outputs_per_task);
+  const int64_t tasks =
+      tasks_wanted(g.output_plane_size() * planes, settings.knobs->min_outputs_per_task, settings);
   // A 1D task's row buffer holds its planes' whole padded rows.
   const int64_t most_rows = max_rows_per_task(g.axes[rank - 1]);
   if (rank == 1) return std::clamp<int64_t>((planes + tasks - 1) / tasks, 1, most_rows);
@@ -99,23 +97,22 @@ int64_t pick_rows_per_task(const WindowGeometry& g, int64_t planes, bool buffers
   const int64_t rows = g.axes[rank - 2].output;
   const int64_t outer = g.output_plane_size() / (rows * g.axes[rank - 1].output) * planes;
   const int64_t per_task = (rows * outer + tasks - 1) / tasks;
-  const int64_t cap = buffers_rows ? std::min(most_rows, rows_per_task_cap()) : most_rows;
+  const int64_t cap = buffers_rows ? std::min(most_rows, settings.rows_cap) : most_rows;
   return std::clamp<int64_t>(per_task, 1, std::max<int64_t>(std::min(rows, cap), 1));
 }
 
-// Whether a call's tasks take rows_per_task_cap() (max_rows_per_task): the
-// separable kernels' float32 and float64 calls without Indices (the halving
-// kernels keep no row buffer). Measured against whole-plane tasks (Intel
-// Xeon 6/167, 2026-12-07, 1 / 2 threads): float16 MaxPool S1 1.12 / 0.99 and
-// MaxPool S2 with Indices 1.05-1.13 / 1.08-1.11 with the cap, so they take none.
+// Whether a call's tasks take the row cap (max_rows_per_task): the separable
+// kernels' float32 and float64 calls without Indices (the halving kernels
+// keep no row buffer); 16-bit and Indices calls were slower with it
+// (docs/design-decisions.md, "Thread pool and task shares").
 bool rows_capped(const KernelCall& call) {
   return call.kernel->variant != KernelVariant::kHalving && call.outputs.size() == 1 &&
          element_size(call.input->type) >= 4;
 }
 
 // Planes per task for kernels that split by planes only (flat-plane and global).
-int64_t pick_planes_per_task(int64_t plane_size, int64_t planes) {
-  const int64_t tasks = tasks_wanted(plane_size * planes, runtime_knobs().min_inputs_per_task);
+int64_t pick_planes_per_task(int64_t plane_size, int64_t planes, const LaunchSettings& settings) {
+  const int64_t tasks = tasks_wanted(plane_size * planes, settings.knobs->min_inputs_per_task, settings);
   return std::max<int64_t>(1, (planes + tasks - 1) / tasks);
 }
 
@@ -198,16 +195,19 @@ Status gpu_failure(PoolOp op, Backend backend, const CallContext& context, int r
 
 }  // namespace
 
-int64_t global_planes_per_task(int64_t plane_size, int64_t planes) {
+int64_t global_planes_per_task(int64_t plane_size, int64_t planes, const LaunchSettings& settings) {
   int64_t block = 1;
   while (block < kWidestGlobalBlock && planes % (block * 2) == 0) block *= 2;
-  const int64_t per_task = pick_planes_per_task(plane_size, planes);
+  const int64_t per_task = pick_planes_per_task(plane_size, planes, settings);
   return (per_task + block - 1) / block * block;
 }
 
-// A call on boxes inside larger tensors (window_segments.h), for a path that
-// copies its tensors as dense ones (launch_widened): the same call on dense
-// copies of the boxes, its outputs copied back into theirs.
+static Status launch_on_target(const KernelCall& call);
+static Status launch_widened_dense(const KernelCall& call);
+
+// A call on boxes inside larger tensors (window_segments.h), for widening,
+// which copies its tensors as dense ones: the same call on dense copies of
+// the boxes, its outputs copied back into theirs.
 static Status launch_on_dense_copies(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
   std::vector<int64_t> in_extents, out_extents;
@@ -247,7 +247,7 @@ static Status launch_on_dense_copies(const KernelCall& call) {
     outputs.emplace_back(output_copies[k].data(), out.type, out.shape, Device::kHost);
     dense.outputs[k] = &outputs.back();
   }
-  const Status s = launch_kernel(dense);
+  const Status s = launch_widened_dense(dense);
   if (!s) return s;
   for (size_t k = 0; k < call.outputs.size(); ++k) {
     copy_box(out_extents, element_size(call.outputs[k]->type), output_copies[k].data(), dense_out,
@@ -257,19 +257,14 @@ static Status launch_on_dense_copies(const KernelCall& call) {
 }
 
 // A target without 16-bit float kernels (OpenCL without cl_half): the
-// float32 kernel of the same operator, rank and variant on widened copies.
-// The variant chosen for a 16-bit type is valid for float32 too (LpPool:
-// their unscaled ranges of p are within float32's).
-static Status launch_widened(const KernelCall& call, Backend backend) {
-  const KernelEntry* wide = find_kernel(call.kernel->op, ElementType::kFloat32, call.kernel->spatial_rank,
-                                        call.kernel->variant);
-  if (!is_half_type(call.input->type) || call.input->device != Device::kHost || wide == nullptr) {
-    return Status::unsupported(std::string(op_name(call.kernel->op)) + ": this build has no " +
-                               element_type_name(call.input->type) + " kernel for the " + backend_name(backend) +
-                               " backend");
+// float32 kernel of the same operator, rank and variant on widened copies
+// of dense tensors. The variant chosen for a 16-bit type is valid for
+// float32 too (LpPool: their unscaled ranges of p are within float32's).
+static Status launch_widened_dense(const KernelCall& call) {
+  const KernelEntry* wide = widened_kernel(*call.kernel, call.input->type);
+  if (wide == nullptr || call.input->device != Device::kHost) {
+    return Status::internal(std::string(op_name(call.kernel->op)) + ": a widened launch the planner did not allow");
   }
-  // Widening copies tensors as dense ones.
-  if (!call.input_strides.empty() || !call.output_strides.empty()) return launch_on_dense_copies(call);
   const WidenedTensor input(*call.input, /*copy_values=*/true);
   std::vector<WidenedTensor> widened_outputs;
   widened_outputs.reserve(call.outputs.size());
@@ -281,7 +276,7 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
     widened_outputs.emplace_back(*call.outputs[i], /*copy_values=*/false);
     widened.outputs[i] = &widened_outputs.back().view();
   }
-  const Status s = launch_kernel(widened);
+  const Status s = launch_on_target(widened);
   if (!s) return s;
   size_t next = 0;
   for (const TensorView* out : call.outputs) {
@@ -292,23 +287,38 @@ static Status launch_widened(const KernelCall& call, Backend backend) {
 
 int64_t window_taps_evaluated() { return taps_evaluated.load(std::memory_order_relaxed); }
 
-int64_t windowed_tasks_wanted(const WindowGeometry& g) {
-  return tasks_wanted(g.output_plane_size() * g.planes(), runtime_knobs().min_outputs_per_task);
+int64_t windowed_tasks_wanted(const WindowGeometry& g, const LaunchSettings& settings) {
+  return tasks_wanted(g.output_plane_size() * g.planes(), settings.knobs->min_outputs_per_task, settings);
 }
 
-bool kernel_runs_on(const KernelEntry& kernel, Device device) {
-  const int target = pick_target(backend_for(device));
-  return target >= 0 && kernel.run[target] != nullptr;
+const KernelEntry* widened_kernel(const KernelEntry& kernel, ElementType type) {
+  if (!is_half_type(type)) return nullptr;
+  return find_kernel(kernel.op, ElementType::kFloat32, kernel.spatial_rank, kernel.variant);
 }
 
-bool switch_to_variant(KernelCall* call, KernelVariant variant) {
-  const KernelEntry* other = find_kernel(call->kernel->op, call->input->type, call->kernel->spatial_rank, variant);
-  if (other == nullptr || !kernel_runs_on(*other, call->input->device)) return false;
-  call->kernel = other;
-  return true;
+Status check_row_buffer(PoolOp op, const WindowGeometry& g) {
+  const int rank = static_cast<int>(g.axes.size());
+  if (rank == 0 || !row_buffer_too_large(g.axes[rank - 1])) return Status::ok();
+  return Status::unsupported(std::string(op_name(op)) + ": the windows on spatial axis " + std::to_string(rank - 1) +
+                             " span " +
+                             std::to_string(static_cast<int64_t>(std::min<__int128>(
+                                 row_buffer_positions(g.axes[rank - 1]), std::numeric_limits<int64_t>::max()))) +
+                             " positions, padding included (from 'kernel_shape', 'strides', 'dilations' and "
+                             "'pads'), and no cut of the call bounds them; onnxpool's kernels buffer a span in up "
+                             "to 2^31 bytes");
 }
 
 Status launch_kernel(const KernelCall& call) {
+  if (call.target < 0 || static_cast<size_t>(call.target) >= target_count() || call.settings.knobs == nullptr) {
+    return Status::internal("launch_kernel: a call without a planned target");
+  }
+  if (call.kernel->run[call.target] != nullptr) return launch_on_target(call);
+  // Widening copies tensors as dense ones.
+  if (!call.input_strides.empty() || !call.output_strides.empty()) return launch_on_dense_copies(call);
+  return launch_widened_dense(call);
+}
+
+static Status launch_on_target(const KernelCall& call) {
   ensure_halide_configured();
   const WindowGeometry& g = *call.geometry;
   const PoolOp op = call.kernel->op;
@@ -339,16 +349,9 @@ Status launch_kernel(const KernelCall& call) {
 
   const bool strided = !call.input_strides.empty() || !call.output_strides.empty();
   if ((global || flat) && strided) return Status::internal("launch_kernel: a strided box for a flat kernel");
-  if (!strided && needs_pieces(call)) return launch_in_pieces(call);
-  if (!global && !call.segment && segments_pay_off(call)) return launch_in_segments(call);
-  if (!global && !flat && row_buffer_too_large(g.axes[rank - 1])) {
-    return Status::unsupported(std::string(op_name(op)) + ": the windows on spatial axis " +
-                               std::to_string(rank - 1) + " span " +
-                               std::to_string(static_cast<int64_t>(std::min<__int128>(
-                                   row_buffer_positions(g.axes[rank - 1]), std::numeric_limits<int64_t>::max()))) +
-                               " positions, padding included (from 'kernel_shape', 'strides', 'dilations' and "
-                               "'pads'), and no cut of the call bounds them; onnxpool's kernels buffer a span in up "
-                               "to 2^31 bytes");
+  if (!global && !flat) {
+    const Status rows = check_row_buffer(op, g);
+    if (!rows) return rows;
   }
   int64_t plane_bytes = (call.input_strides.empty() ? g.input_plane_size() : call.input_strides.back()) *
                         static_cast<int64_t>(element_size(call.input->type));
@@ -387,20 +390,8 @@ Status launch_kernel(const KernelCall& call) {
     }
   }
 
-  const Backend backend = backend_for(call.input->device);
-  int target = pick_target(backend);
-  if (backend == Backend::kCpu && target >= 0 && !global && !flat && steps_along_output_rows(*call.kernel)) {
-    target = cpu_target_for_rows(*call.kernel, out_extents.values[0], target);
-  }
-  if (target < 0 && backend == Backend::kCpu) {
-    return Status::unsupported(std::string(op_name(op)) + ": this CPU lacks the features of every target compiled "
-                               "into this build of onnxpool (the x86 baseline needs SSE4.1)");
-  }
-  if (target < 0) {
-    return Status::unsupported(std::string(op_name(op)) + ": this build of onnxpool has no " + backend_name(backend) +
-                               " kernels (ONNXPOOL_GPU_TARGETS)");
-  }
-  if (call.kernel->run[target] == nullptr) return launch_widened(call, backend);
+  const int target = call.target;
+  const Backend backend = target_info(static_cast<size_t>(target)).backend;
   const ArgumentPlan& plan = plan_for(*call.kernel);
   if (plan.slots.size() > kMaxArguments) return Status::internal("kernel has too many arguments");
   CallContext context;
@@ -423,9 +414,9 @@ Status launch_kernel(const KernelCall& call) {
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
     // Declared after the buffers, so it releases their GPU copies before they go.
     DeviceBinding binding(backend, user_context);
-    int64_t wanted = global ? global_planes_per_task(g.input_plane_size(), count)
-                     : flat ? pick_planes_per_task(g.input_plane_size(), count)
-                            : pick_rows_per_task(g, count, rows_capped(call));
+    int64_t wanted = global ? global_planes_per_task(g.input_plane_size(), count, call.settings)
+                     : flat ? pick_planes_per_task(g.input_plane_size(), count, call.settings)
+                            : pick_rows_per_task(g, count, rows_capped(call), call.settings);
     // A windowed task's scratch grows with its grain (scratch_allocator.h).
     if (!global) wanted = context.scratch.pool().grain_for(&call.kernel->run[target], wanted);
     int32_t grain = static_cast<int32_t>(wanted);

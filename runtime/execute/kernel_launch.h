@@ -1,17 +1,20 @@
-// Runs one windowed-pooling kernel over a whole tensor: builds the Halide
-// buffers, fills the kernel's arguments by name from its metadata, picks the
-// parallel grain, and splits the planes into calls whose buffers Halide's
-// 32-bit addressing can reach (planes too large for it: large_planes.h).
+// Runs one kernel launch the planner has decided (runtime/plan/plan.h): builds
+// the Halide buffers, fills the kernel's arguments by name from its metadata,
+// picks the parallel grain, and splits the planes into groups whose buffers
+// Halide's 32-bit addressing can reach. It never cuts a call another way:
+// pieces and segments are the executor's (runtime/execute/executor.h), and
+// they call this, never the reverse.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
-#include "inline_vector.h"
-#include "kernel_registry.h"
+#include "platform/inline_vector.h"
+#include "dispatch/kernel_registry.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
-#include "window_geometry.h"
+#include "dispatch/runtime_knobs.h"
+#include "plan/window_geometry.h"
 
 namespace onnxpool::detail {
 
@@ -44,8 +47,21 @@ struct ScalarArg {
 using AxisValues = InlineVector<int64_t, kMaxWindowedRank>;
 using AxisStrides = InlineVector<int64_t, kMaxWindowedRank + 1>;
 
+// What the plan fixed for every launch of a call: the thread count and
+// tuning knobs the grain is worked out from.
+struct LaunchSettings {
+  int threads = 1;
+  const RuntimeKnobs* knobs = nullptr;  // the plan's CPU target's (runtime_knobs.h)
+  int64_t rows_cap = 0;                 // rows per task at most, for rows_capped calls
+};
+
 struct KernelCall {
   const KernelEntry* kernel = nullptr;
+  // Index into the kernel's per-target entry points, chosen by the planner.
+  // A target without an entry for this type runs the float32 kernel on
+  // widened copies (half_widening.h).
+  int target = -1;
+  LaunchSettings settings;
   const WindowGeometry* geometry = nullptr;
   const TensorView* input = nullptr;
   InlineVector<const TensorView*, 2> outputs;  // in the kernel's output order
@@ -58,8 +74,6 @@ struct KernelCall {
   // larger tensors (window_segments.h): one per ONNX spatial axis, then the
   // plane's. Empty: dense.
   AxisStrides input_strides, output_strides;
-  // One of window_segments.cpp's calls: runs as it is, never split again.
-  bool segment = false;
   // A piece of a call in pieces (large_planes.h) whose whole call costs
   // enough for segments: the piece weighs segments even below that cost.
   bool piece_of_costly_call = false;
@@ -78,24 +92,24 @@ struct KernelCall {
   }
 };
 
-// True when this build and CPU have `kernel` for the backend that runs calls
-// on tensors in `device` memory.
-bool kernel_runs_on(const KernelEntry& kernel, Device device);
+// The float32 kernel a target without `type` kernels runs on widened
+// copies: for float16 and bfloat16 only; nullptr otherwise or when this build
+// has none.
+const KernelEntry* widened_kernel(const KernelEntry& kernel, ElementType type);
 
-// Switches `call` to the `variant` kernel of its operator, element type and
-// spatial rank when this build has it for X's device (the flat-plane and
-// halving kernels are CPU only); false, leaving `call` as it is, otherwise.
-bool switch_to_variant(KernelCall* call, KernelVariant variant);
+// kUnsupported, naming the attributes, when a windowed call's row buffer
+// (window_geometry.h) would pass a kernel buffer.
+Status check_row_buffer(PoolOp op, const WindowGeometry& g);
 
 // How many parallel tasks a windowed pool over all of g's planes is worth.
-int64_t windowed_tasks_wanted(const WindowGeometry& g);
+int64_t windowed_tasks_wanted(const WindowGeometry& g, const LaunchSettings& settings);
 
 // Runs a windowed kernel (spatial_rank 1 to 3) or, for a kernel with
-// spatial_rank 0, a global one over the flattened planes. Makes no heap
-// allocation of its own on the CPU (the kernels' scratch comes from the
-// call's pool), so a call that launches several times, having built what
-// its later launches need first, is refused memory before it writes Y; the
-// paths it may branch to (pieces, segments, widened copies) allocate.
+// spatial_rank 0, a global one over the flattened planes, on the call's
+// target. Makes no heap allocation of its own on the CPU (the kernels'
+// scratch comes from the call's pool), so a call that launches several
+// times, having built what its later launches need first, is refused
+// memory before it writes Y; widened copies allocate.
 Status launch_kernel(const KernelCall& call);
 
 // Window taps the windowed kernels have evaluated since the program started:
@@ -109,6 +123,6 @@ int64_t window_taps_evaluated();
 // planes at once when the call's plane count and this grain are multiples
 // of it (generators/schedules/global_cpu_schedule.cpp), so every target's
 // vector width is served.
-int64_t global_planes_per_task(int64_t plane_size, int64_t planes);
+int64_t global_planes_per_task(int64_t plane_size, int64_t planes, const LaunchSettings& settings);
 
 }  // namespace onnxpool::detail

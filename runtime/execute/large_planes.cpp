@@ -1,4 +1,4 @@
-#include "large_planes.h"
+#include "execute/large_planes.h"
 
 #include <algorithm>
 #include <atomic>
@@ -6,17 +6,18 @@
 #include <limits>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "call_guard.h"
-#include "element_values.h"
-#include "empty_input.h"
-#include "half_widening.h"
-#include "halving.h"
-#include "kernel_registry.h"
+#include "api/call_guard.h"
+#include "execute/element_values.h"
+#include "execute/empty_input.h"
+#include "execute/half_widening.h"
+#include "plan/halving.h"
+#include "dispatch/kernel_registry.h"
 #include "onnxpool/pooling.h"
-#include "thread_pool.h"
-#include "window_segments.h"
+#include "platform/thread_pool.h"
+#include "execute/window_segments.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -147,10 +148,10 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
   // Pieces of a call whose windows reach far into the padding weigh
   // segments each, though each alone may cost too little to (window_segments.h).
   piece_call.piece_of_costly_call = costs_enough_for_segments(call);
-  // Flat-plane kernels take the whole plane's shape: a piece runs the
-  // general kernel. Halving pieces keep the 2x2 / stride-2 geometry.
-  if (call.kernel->variant == KernelVariant::kFlatPlane && !switch_to_variant(&piece_call, KernelVariant::kPlain)) {
-    return Status::internal(op_prefix(call) + "no general kernel for a split plane");
+  // Flat-plane kernels take the whole plane's shape, so the planner gives
+  // pieces the others only. Halving pieces keep the 2x2 / stride-2 geometry.
+  if (call.kernel->variant == KernelVariant::kFlatPlane) {
+    return Status::internal(op_prefix(call) + "a flat-plane kernel planned for a split plane");
   }
   const int64_t in_plane = g.input_plane_size(), out_plane = g.output_plane_size();
   const int64_t in_slice = slice_size(g, false), out_slice = slice_size(g, true);
@@ -214,7 +215,8 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
         return Status::internal(op_prefix(call) + "a split plane's piece lost the halving geometry");
       }
       if (needs_pieces(piece_call)) return Status::internal(op_prefix(call) + "a split plane's piece is still too large");
-      s = launch_kernel(piece_call);
+      // A piece's windows may lie far enough into the padding for segments.
+      s = segments_pay_off(piece_call) ? launch_in_segments(piece_call) : launch_kernel(piece_call);
       if (!s) return s;
       if (indices) {
         rebase_indices(static_cast<int64_t*>(outputs[1].data), piece.outputs * out_slice, plane * in_plane, piece,
@@ -324,6 +326,12 @@ Status launch_global_in_pieces(const KernelCall& call) {
   GlobalLaunch sub_planes(call, *kernel, source, partial_view);
   GlobalLaunch of_partials(call, *call.kernel, partial_view, *call.outputs[0]);
   const int64_t parts = whole + (rest > 0 ? 1 : 0);
+  // GlobalMaxPool: partial maxima past one sub-plane are folded again, in
+  // rounds, between the partials and this second buffer.
+  const bool fold = op == PoolOp::kGlobalMaxPool && parts > sub;
+  std::vector<uint8_t> folded(fold ? static_cast<size_t>((parts / sub + 1) * element_size(partial_type)) : 0);
+  const TensorView folded_view(folded.data(), partial_type, {1, parts / sub + 1, 1});
+  GlobalLaunch of_folds(call, *call.kernel, partial_view, folded_view);
   std::vector<double> values(static_cast<size_t>(parts));
   std::vector<int64_t> sizes(static_cast<size_t>(parts), sub);
   if (rest > 0) sizes.back() = rest;
@@ -351,7 +359,18 @@ Status launch_global_in_pieces(const KernelCall& call) {
     const TensorView& Y = *call.outputs[0];
     if (op == PoolOp::kGlobalMaxPool) {
       // The same kernel over the partial maxima: NaN and signed zeros as anywhere.
-      Status s = of_partials.run(partial_view, 0, parts, 1, element_at(Y, p));
+      const TensorView* from = &partial_view;
+      const TensorView* to = &folded_view;
+      int64_t left = parts;
+      while (left > sub) {
+        const int64_t rounds = left / sub, tail = left % sub;
+        Status s = of_folds.run(*from, 0, sub, rounds, element_at(*to, 0));
+        if (s && tail > 0) s = of_folds.run(*from, rounds * sub, tail, 1, element_at(*to, rounds));
+        if (!s) return s;
+        left = rounds + (tail > 0 ? 1 : 0);
+        std::swap(from, to);
+      }
+      Status s = of_partials.run(*from, 0, left, 1, element_at(Y, p));
       if (!s) return s;
       continue;
     }

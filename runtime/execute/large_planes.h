@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel_launch.h"
+#include "execute/kernel_launch.h"
 #include "onnxpool/status.h"
 
 namespace onnxpool::detail {

@@ -1,4 +1,4 @@
-#include "window_segments.h"
+#include "execute/window_segments.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "call_guard.h"
-#include "element_boxes.h"
-#include "element_values.h"
-#include "gpu_buffers.h"
-#include "halide_glue.h"
-#include "kernel_registry.h"
+#include "api/call_guard.h"
+#include "execute/element_boxes.h"
+#include "execute/element_values.h"
+#include "execute/gpu_buffers.h"
+#include "platform/halide_glue.h"
+#include "dispatch/kernel_registry.h"
 #include "onnxpool/pooling.h"
 
 namespace onnxpool::detail {
@@ -521,13 +521,13 @@ Status launch_in_segments(const KernelCall& call) {
   SegmentPlan plan;
   if (!make_plan(call, &plan)) return Status::internal(std::string(op_name(call.kernel->op)) + ": no segment plan");
   segmented_calls.fetch_add(1, std::memory_order_relaxed);
-  KernelCall base = call;
-  base.segment = true;
-  base.count_include_pad = false;  // segments divide by the taps inside X (rescale_divisors)
-  if ((call.kernel->variant == KernelVariant::kFlatPlane || call.kernel->variant == KernelVariant::kHalving) &&
-      !switch_to_variant(&base, KernelVariant::kPlain)) {
-    return Status::internal(std::string(op_name(call.kernel->op)) + ": no general kernel for segments");
+  // The planner gives segments the general kernels only: a segment's box is
+  // neither a whole plane nor free of padding.
+  if (call.kernel->variant == KernelVariant::kFlatPlane || call.kernel->variant == KernelVariant::kHalving) {
+    return Status::internal(std::string(op_name(call.kernel->op)) + ": a special kernel planned for segments");
   }
+  KernelCall base = call;
+  base.count_include_pad = false;  // segments divide by the taps inside X (rescale_divisors)
   for (ScalarArg& s : base.scalars) {
     if (s.named("clamp_safe")) s.flag = false;  // a segment's windows may hold no input tap
   }

@@ -32,7 +32,7 @@
 
 #include <cstdint>
 
-#include "kernel_launch.h"
+#include "execute/kernel_launch.h"
 #include "onnxpool/status.h"
 
 namespace onnxpool::detail {

@@ -1,27 +1,25 @@
-#include "flat_plane.h"
+#include "plan/flat_plane.h"
 
-#include "kernel_registry.h"
-#include "runtime_knobs.h"
+#include "plan/plan.h"
 
 namespace onnxpool::detail {
 
-bool flat_plane_suits(const WindowGeometry& g) {
-  if (g.axes.size() != 2 || g.input_plane_size() > runtime_knobs().max_flat_plane_area) return false;
-  if (g.axes[1].input >= runtime_knobs().flat_plane_width_limit) return false;
+const char* flat_plane_declines(const WindowGeometry& g, const LaunchSettings& settings) {
+  if (g.axes.size() != 2) return "not a 2D window";
   for (const AxisWindow& a : g.axes) {
     // input >= kernel: the rows whose windows cross the top or bottom edge
     // are distinct from the interior ones, which are not empty.
-    if (a.stride != 1 || a.dilation != 1 || a.output != a.input || a.input < a.kernel) return false;
+    if (a.stride != 1 || a.dilation != 1 || a.output != a.input) return "not a stride-1 window with a 'same' output";
+    if (a.input < a.kernel) return "a plane axis shorter than the window";
   }
-  // The flat kernels split the work by planes only.
-  return g.planes() >= windowed_tasks_wanted(g);
+  if (g.axes[1].input >= settings.knobs->flat_plane_width_limit) return "rows as wide as flat_plane_width_limit";
+  if (g.input_plane_size() > settings.knobs->max_flat_plane_area) return "a plane larger than max_flat_plane_area";
+  if (g.planes() < windowed_tasks_wanted(g, settings)) return "fewer planes than parallel tasks wanted";
+  return nullptr;
 }
 
-void prefer_flat_plane_kernel(KernelCall* call) {
-  const WindowGeometry& g = *call->geometry;
-  if (!flat_plane_suits(g) || !switch_to_variant(call, KernelVariant::kFlatPlane)) return;
-  call->scalars.push_back(ScalarArg::int32("width", static_cast<int32_t>(g.axes[1].input)));
-  call->scalars.push_back(ScalarArg::int32("height", static_cast<int32_t>(g.axes[0].input)));
+bool flat_plane_suits(const WindowGeometry& g) {
+  return flat_plane_declines(g, PlanContext::current().launch_settings()) == nullptr;
 }
 
 }  // namespace onnxpool::detail

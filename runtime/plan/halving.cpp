@@ -1,20 +1,14 @@
-#include "halving.h"
-
-#include "kernel_registry.h"
+#include "plan/halving.h"
 
 namespace onnxpool::detail {
 
-bool halving_suits(const WindowGeometry& g) {
-  if (g.axes.size() != 2) return false;
+const char* halving_declines(const WindowGeometry& g) {
+  if (g.axes.size() != 2) return "not a 2D window";
   for (const AxisWindow& a : g.axes) {
-    if (a.kernel != 2 || a.stride != 2 || a.dilation != 1 || a.pad_begin != 0) return false;
-    if (a.output < 1 || 2 * a.output > a.input) return false;
+    if (a.kernel != 2 || a.stride != 2 || a.dilation != 1) return "not a 2x2 stride-2 undilated window";
+    if (a.pad_begin != 0 || a.output < 1 || 2 * a.output > a.input) return "windows reaching past the input";
   }
-  return true;
-}
-
-void prefer_halving_kernel(KernelCall* call) {
-  if (halving_suits(*call->geometry)) switch_to_variant(call, KernelVariant::kHalving);
+  return nullptr;
 }
 
 }  // namespace onnxpool::detail

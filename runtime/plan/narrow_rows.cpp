@@ -1,6 +1,5 @@
-#include "narrow_rows.h"
+#include "plan/narrow_rows.h"
 
-#include "cpu_dispatch.h"
 #include "onnxpool/pooling.h"
 
 namespace onnxpool::detail {
@@ -49,11 +48,11 @@ bool steps_along_output_rows(const KernelEntry& kernel) {
   return kernel.spatial_rank > 0 && kernel.variant != KernelVariant::kFlatPlane;
 }
 
-int cpu_target_for_rows(const KernelEntry& kernel, int64_t row_width, int best) {
+int cpu_target_for_rows(const KernelEntry& kernel, int64_t row_width, int best, uint32_t allowed) {
   int chosen = best;
   // CPU targets come best (widest) first; take the first that fits.
-  for (size_t t = static_cast<size_t>(best); t < target_count(); ++t) {
-    if (!cpu_target_allowed(t) || kernel.run[t] == nullptr) continue;
+  for (size_t t = static_cast<size_t>(best); t < target_count() && t < 32; ++t) {
+    if ((allowed >> t & 1u) == 0 || kernel.run[t] == nullptr) continue;
     chosen = static_cast<int>(t);
     if (vector_lanes(kernel, t) <= row_width) break;
   }

@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernel_registry.h"
+#include "dispatch/kernel_registry.h"
 
 namespace onnxpool::detail {
 
@@ -33,8 +33,8 @@ bool steps_along_output_rows(const KernelEntry& kernel);
 int vector_lanes(const KernelEntry& kernel, size_t target);
 
 // The CPU target for `kernel` on output rows `row_width` elements wide,
-// starting from `best` (pick_cpu_target's choice); `best` itself when its
-// vector fits, or when no narrower target is allowed.
-int cpu_target_for_rows(const KernelEntry& kernel, int64_t row_width, int best);
+// starting from `best` (the best allowed one); `best` itself when its vector
+// fits, or when no narrower target is allowed (bit t of `allowed`).
+int cpu_target_for_rows(const KernelEntry& kernel, int64_t row_width, int best, uint32_t allowed);
 
 }  // namespace onnxpool::detail

@@ -1,25 +1,25 @@
-#include "operator_setup.h"
+#include "plan/operator_setup.h"
 
 #include <string>
 
-#include "attribute_checks.h"
-#include "call_guard.h"
-#include "tensor_checks.h"
+#include "plan/attribute_checks.h"
+#include "api/call_guard.h"
+#include "plan/tensor_checks.h"
 
 namespace onnxpool::detail {
 
-Status check_operator_call(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
+Status check_operator_call(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView* Y,
                            WindowGeometry* geometry) {
   if (attributes.op != op) {
     return Status::invalid_argument(std::string(op_name(op)) + ": attributes were parsed for " +
                                     op_name(attributes.op));
   }
-  Status s = check_input(op, "X", X);
+  Status s = check_input(op, "X", X, /*needs_data=*/Y != nullptr);
   if (!s) return s;
   note_host_allocation();  // the geometry's lists: the call's first buffer of its own
   s = compute_window_geometry(attributes, X.shape, geometry);
   if (!s) return s;
-  return check_output(op, "Y", Y, X, X.type, geometry->output_shape);
+  return Y == nullptr ? Status::ok() : check_output(op, "Y", *Y, X, X.type, geometry->output_shape);
 }
 
 Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry& geometry, KernelVariant variant,
@@ -36,18 +36,6 @@ Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry
                                                  : "float32, float16, bfloat16 and float64";
   return Status::unsupported(std::string(op_name(op)) + ": X has element type " + element_type_name(X.type) + "; " +
                              op_name(op) + " supports " + supported);
-}
-
-Status prepare_kernel_call(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView& Y,
-                           KernelVariant variant, WindowGeometry* geometry, KernelCall* call) {
-  Status s = check_operator_call(op, attributes, X, Y, geometry);
-  if (!s) return s;
-  s = find_operator_kernel(op, X, *geometry, variant, &call->kernel);
-  if (!s) return s;
-  call->geometry = geometry;
-  call->input = &X;
-  call->outputs = {&Y};
-  return Status::ok();
 }
 
 }  // namespace onnxpool::detail

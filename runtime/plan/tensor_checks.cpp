@@ -1,4 +1,4 @@
-#include "tensor_checks.h"
+#include "plan/tensor_checks.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,7 +22,7 @@ std::string where(PoolOp op, const char* name) { return std::string(op_name(op))
 
 }  // namespace
 
-Status check_input(PoolOp op, const char* name, const TensorView& t) {
+Status check_input(PoolOp op, const char* name, const TensorView& t, bool needs_data) {
   if (t.device != Device::kHost && t.device != Device::kCuda) {
     return Status::invalid_argument(where(op, name) + "has an unknown device code " +
                                     std::to_string(static_cast<int>(t.device)));
@@ -37,7 +37,7 @@ Status check_input(PoolOp op, const char* name, const TensorView& t) {
   for (int64_t d : t.shape) {
     if (d < 0) return Status::invalid_argument(where(op, name) + "has a negative dimension: " + shape_string(t.shape));
   }
-  if (t.data == nullptr) {
+  if (needs_data && t.data == nullptr) {
     bool empty = false;
     for (int64_t d : t.shape) empty = empty || d == 0;
     if (!empty) return Status::invalid_argument(where(op, name) + "has a null data pointer");

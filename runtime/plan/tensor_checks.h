@@ -8,13 +8,13 @@
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
-#include "window_geometry.h"
+#include "plan/window_geometry.h"
 
 namespace onnxpool::detail {
 
 // Known element type and device (CUDA only in a build with CUDA kernels),
-// non-null data (unless empty), dims >= 0.
-Status check_input(PoolOp op, const char* name, const TensorView& t);
+// dims >= 0, and with `needs_data` non-null data (unless empty).
+Status check_input(PoolOp op, const char* name, const TensorView& t, bool needs_data = true);
 // Also: X's device, exactly `type` and `shape`.
 Status check_output(PoolOp op, const char* name, const TensorView& t, const TensorView& X, ElementType type,
                     const ShapeList& shape);

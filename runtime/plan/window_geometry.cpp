@@ -1,8 +1,8 @@
-#include "call_guard.h"
-#include "window_geometry.h"
+#include "api/call_guard.h"
+#include "plan/window_geometry.h"
 
-#include "attribute_checks.h"
-#include "tensor_checks.h"
+#include "plan/attribute_checks.h"
+#include "plan/tensor_checks.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "inline_vector.h"
+#include "platform/inline_vector.h"
 #include "onnxpool/attributes.h"
 #include "onnxpool/status.h"
 

@@ -1,6 +1,6 @@
 // Halide runtime hooks. The default error handler prints and aborts the
 // process; a library must never do that, so errors land in the CallContext.
-#include "halide_glue.h"
+#include "platform/halide_glue.h"
 
 #include <HalideRuntime.h>
 
@@ -10,12 +10,12 @@
 #include <string>
 #include <thread>
 
-#include "call_guard.h"
-#include "cuda_context.h"
-#include "device_allocations.h"
+#include "api/call_guard.h"
+#include "execute/cuda_context.h"
+#include "execute/device_allocations.h"
 #include "onnxpool/pooling.h"
-#include "scratch_allocator.h"
-#include "thread_pool.h"
+#include "platform/scratch_allocator.h"
+#include "platform/thread_pool.h"
 
 namespace onnxpool::detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "scratch_allocator.h"
+#include "platform/scratch_allocator.h"
 
 namespace onnxpool::detail {
 

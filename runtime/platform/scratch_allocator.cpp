@@ -21,7 +21,7 @@
 // samples. Blocks freed during a call serve its later tasks, and the shared
 // cache keeps a few blocks (each up to kLargestKept bytes) for the next
 // calls.
-#include "scratch_allocator.h"
+#include "platform/scratch_allocator.h"
 
 #include <HalideRuntime.h>
 
@@ -30,8 +30,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "halide_glue.h"
-#include "thread_pool.h"
+#include "platform/halide_glue.h"
+#include "platform/thread_pool.h"
 
 namespace onnxpool::detail {
 

@@ -4,7 +4,7 @@
 // CUDA, and run there they fail saying what is missing.
 //
 // They work in the device's primary context, as the library does
-// (runtime/cuda_context.cpp) and as the CUDA runtime API, PyTorch and
+// (runtime/execute/cuda_context.cpp) and as the CUDA runtime API, PyTorch and
 // onnxruntime do, so their device pointers are what an application would
 // hand onnxpool. Every call is on the legacy default stream (0), the one
 // Halide's CUDA runtime launches on, so copies, kernels and events are

@@ -1,10 +1,10 @@
 // Makes every windowed call with a segment plan take it
-// (runtime/window_segments.h), so small nodes exercise the segments, and
+// (runtime/execute/window_segments.h), so small nodes exercise the segments, and
 // restores the real choice however a test ends. For white-box tests that
 // see the runtime's headers.
 #pragma once
 
-#include "window_segments.h"
+#include "execute/window_segments.h"
 
 namespace onnxpool_test {
 

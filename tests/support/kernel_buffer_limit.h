@@ -1,12 +1,12 @@
 // Makes the runtime take the kernels' buffers to be at most `bytes` large
-// (runtime/large_planes.h), so small tensors run in pieces, and restores the
+// (runtime/execute/large_planes.h), so small tensors run in pieces, and restores the
 // real limit however a test ends (0: the real one). For white-box tests that
 // see the runtime's headers.
 #pragma once
 
 #include <cstdint>
 
-#include "large_planes.h"
+#include "execute/large_planes.h"
 
 namespace onnxpool_test {
 

@@ -10,7 +10,7 @@
 
 #include "onnxpool/attributes.h"
 #include "onnxpool/pooling.h"
-#include "window_geometry.h"
+#include "plan/window_geometry.h"
 
 namespace onnxpool_test {
 

@@ -1,5 +1,5 @@
 // What a windowed call may cost, counted in the window taps its kernels
-// evaluate (runtime/window_segments.h says how the runtime keeps to it).
+// evaluate (runtime/execute/window_segments.h says how the runtime keeps to it).
 #pragma once
 
 #include <cstdint>

@@ -37,7 +37,7 @@ KNOBS = {
 }
 
 
-# The run-time knobs (runtime/runtime_knobs.h) and the values the search
+# The run-time knobs (runtime/dispatch/runtime_knobs.h) and the values the search
 # tries; the first is the hand default. They change which of the library's
 # kernels a call takes and how it is split across threads, so they are
 # tuned over every node at once, not per kernel.

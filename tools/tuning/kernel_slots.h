@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_registry.h"
+#include "dispatch/kernel_registry.h"
 #include "onnxpool/pooling.h"
 
 namespace onnxpool_tune {

@@ -11,7 +11,7 @@ SUITE = {
     "S7": ("{op}:1x256x14x14", ("globallppool",)),
     # VGG's second pool, 56-wide output rows: the 2x2/s2 (halving) kernels of 16-bit types on
     # AVX-512 step 32 lanes along a row, so S3's 28-wide rows go to a narrower CPU target
-    # (runtime/narrow_rows.h) and rows this wide are what reach them. (The 8-bit ones step 64
+    # (runtime/plan/narrow_rows.h) and rows this wide are what reach them. (The 8-bit ones step 64
     # lanes there and would need wider rows still; the tuned scope has no 8-bit type.)
     "H1": ("{op}:1x128x112x112:k2x2:s2x2", ("maxpool", "averagepool")),
     # A 1D audio feature map and a 3D video clip (design.md section 6).

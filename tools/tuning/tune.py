@@ -987,7 +987,7 @@ def parse_args(argv):
     p.add_argument("--tables-dir", default=os.path.join(ROOT, "generators", "schedules", "tuned"))
     p.add_argument("--no-tables", dest="write_tables", action="store_false", help="do not write the tuning tables")
     p.add_argument("--runtime", action="store_true",
-                   help="tune the run-time knobs (runtime/runtime_knobs.h) over the nodes instead of the kernels; "
+                   help="tune the run-time knobs (runtime/dispatch/runtime_knobs.h) over the nodes instead of the kernels; "
                         "greedy unless --strategy exhaustive")
     p.add_argument("--device-pack", metavar="FILE",
                    help="one GPU target whose device is on another machine without this toolchain: generate "

@@ -28,7 +28,7 @@
 
 #include "kernel_slots.h"
 #include "onnxpool/onnxpool.h"
-#include "runtime_knobs.h"
+#include "dispatch/runtime_knobs.h"
 #include "tuning_nodes.h"
 
 namespace onnxpool_tune {
@@ -44,7 +44,7 @@ constexpr char kUsage[] =
     "       onnxpool_tune_runner count --kernel NAME --variant VARIANT --candidate 'LABEL|WHAT'...\n"
     "                                  --node CASE... [--calls N]   (under qemu with the counting plugin)\n"
     "  WHAT     SO:FUNCTION (a build of the kernel), builtin (the library's), or runtime:KNOBS\n"
-    "  KNOBS    run-time knobs name=value,... (runtime/runtime_knobs.h) on the library's kernels\n"
+    "  KNOBS    run-time knobs name=value,... (runtime/dispatch/runtime_knobs.h) on the library's kernels\n"
     "  CASE     a case string (onnxpool_bench --help), ':indices' at the end for MaxPool's Indices\n"
     "  VARIANT  avx512_skylake, avx2_fma_f16c or baseline (onnxpool::cpu_variant_name): that CPU target;\n"
     "           opencl or cuda: that GPU backend (set_backend), on host tensors\n";
@@ -209,7 +209,7 @@ onnxpool::detail::RuntimeKnobs parse_runtime_knobs(const std::string& spec) {
     const long long value = eq == std::string::npos ? 0 : std::strtoll(item.c_str() + eq + 1, &end, 10);
     if (eq == std::string::npos || end == nullptr || *end != '\0' ||
         !onnxpool::detail::set_runtime_knob(&knobs, item.substr(0, eq), value)) {
-      fail("bad run-time knob '" + item + "' (runtime/runtime_knobs.h names them; values from 1)");
+      fail("bad run-time knob '" + item + "' (runtime/dispatch/runtime_knobs.h names them; values from 1)");
     }
   }
   return knobs;

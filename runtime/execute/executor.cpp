@@ -1,0 +1,42 @@
+#include "execute/executor.h"
+
+#include "execute/empty_input.h"
+#include "execute/float32_lp.h"
+#include "execute/large_planes.h"
+#include "execute/window_segments.h"
+
+namespace onnxpool::detail {
+
+Status execute(const Plan& plan, const TensorView& X, const TensorView& Y, const TensorView* Indices) {
+  if (plan.with_indices != (Indices != nullptr)) return Status::internal("execute: Indices unlike the plan's");
+  switch (plan.route) {
+    case Route::kNothing: return Status::ok();
+    case Route::kWindowsWithoutInput:
+      return fill_windows_without_input(plan.op, plan.count_include_pad, plan.geometry, Y, Indices);
+    default: break;
+  }
+  KernelCall call = plan.launch;
+  call.geometry = &plan.geometry;
+  call.input = &X;
+  call.outputs = {&Y};
+  if (Indices != nullptr) call.outputs.push_back(Indices);
+  switch (plan.route) {
+    case Route::kWhole: return launch_kernel(call);
+    case Route::kPieces: return launch_in_pieces(call);
+    case Route::kSegments: return launch_in_segments(call);
+    case Route::kFloat32LpFirst: {
+      Float32LpKernels kernels;
+      kernels.sum = plan.launch.kernel;
+      kernels.range_check = plan.range_check;
+      kernels.exact = plan.exact;
+      kernels.target = plan.launch.target;
+      kernels.settings = plan.launch.settings;
+      Float32LpOutcome outcome = Float32LpOutcome::kUnavailable;
+      return run_float32_lp(kernels, plan.p, plan.geometry, X, Y, &outcome);
+    }
+    default: break;
+  }
+  return Status::internal("execute: a plan without a route");
+}
+
+}  // namespace onnxpool::detail

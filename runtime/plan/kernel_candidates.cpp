@@ -1,0 +1,143 @@
+#include "plan/kernel_candidates.h"
+
+#include <iterator>
+
+#include "plan/attribute_checks.h"
+#include "plan/flat_plane.h"
+#include "execute/float32_lp.h"
+#include "plan/halving.h"
+
+namespace onnxpool::detail {
+namespace {
+
+// The unscaled kernels sum |x|^p in float64 for float32 and bfloat16, in
+// float32 for float16 (generators/accumulation.h). Exact enough when every
+// nonzero |x|^p of the type is a normal number of the accumulator:
+//   float32/bfloat16 in float64: |x| in [1.4e-45, 3.4e38], p <= 6 gives
+//     [7e-271, 2e231] (p = 7 underflows to subnormals);
+//   float16 in float32: |x| in [6e-8, 65504], p <= 5 gives [8e-37, 1.2e24].
+// float64 has no wider type and only scaled kernels. The generators rely on
+// this rule (generators/accumulation.h: lp_kernel_only_for_large_p): the
+// other types' scaled kernels have no fast loop nests for p = 1 and 2.
+bool unscaled_lp_is_exact(ElementType type, int64_t p) {
+  switch (type) {
+    case ElementType::kFloat32:
+    case ElementType::kBFloat16: return p <= 6;
+    case ElementType::kFloat16: return p <= 5;
+    default: return false;
+  }
+}
+
+// One kernel family: its variant and the rule that admits a call. A special
+// family needs its own entry for the call's target (no widening).
+struct Candidate {
+  const char* name;
+  KernelVariant variant;
+  const char* (*declines)(const PlanContext& context, const Plan& plan);
+};
+
+const char* flat_plane_rule(const PlanContext& context, const Plan& plan) {
+  if (plan.route != Route::kWhole) return "the call is cut (flat-plane kernels take whole planes)";
+  return flat_plane_declines(plan.geometry, context.launch_settings());
+}
+
+const char* halving_rule(const PlanContext&, const Plan& plan) {
+  if (plan.route == Route::kSegments) return "the call runs in segments";
+  return halving_declines(plan.geometry);
+}
+
+const char* float32_lp_rule(const PlanContext&, const Plan& plan) {
+  if (plan.device != Device::kHost) return "X is a device tensor (the flagged planes are sorted on the host)";
+  if (plan.route != Route::kWhole) return "the call is cut (the range check works on whole planes)";
+  return float32_lp_declines(plan.op, plan.p, plan.geometry);
+}
+
+// The special families before the general one, per operator.
+constexpr Candidate kWindowedSpecials[] = {
+    {"flat-plane", KernelVariant::kFlatPlane, flat_plane_rule},
+    {"halving", KernelVariant::kHalving, halving_rule},
+};
+constexpr Candidate kLpSpecials[] = {
+    {"float32 sums", KernelVariant::kFloat32Sum, float32_lp_rule},
+};
+
+const char* general_name(const Plan& plan) {
+  switch (plan.launch.kernel->variant) {
+    case KernelVariant::kWithIndices: return "separable with Indices";
+    case KernelVariant::kScaled: return "exact scaled sums";
+    default: break;
+  }
+  if (is_global_op(plan.op)) return plan.op == PoolOp::kGlobalLpPool ? "global exact sums" : "global reduction";
+  return plan.op == PoolOp::kLpPool ? "separable exact sums" : "separable";
+}
+
+// Whether this build has `variant` for the call's target, or why not.
+const char* missing(const Plan& plan, KernelVariant variant, const KernelEntry** kernel) {
+  const int rank = is_global_op(plan.op) ? 0 : static_cast<int>(plan.geometry.axes.size());
+  *kernel = find_kernel(plan.op, plan.type, rank, variant);
+  if (*kernel == nullptr) return "not in this build for this type and rank";
+  if ((*kernel)->run[plan.launch.target] == nullptr) return "not compiled for the call's target";
+  return nullptr;
+}
+
+}  // namespace
+
+KernelVariant general_variant(PoolOp op, ElementType type, int64_t p, bool with_indices) {
+  if (op == PoolOp::kMaxPool && with_indices) return KernelVariant::kWithIndices;
+  if ((op == PoolOp::kLpPool || op == PoolOp::kGlobalLpPool) && !unscaled_lp_is_exact(type, p)) {
+    return KernelVariant::kScaled;
+  }
+  return KernelVariant::kPlain;
+}
+
+bool clamped_row_taps_are_harmless(const WindowGeometry& g) {
+  for (size_t i = 0; i + 1 < g.axes.size(); ++i) {
+    const AxisWindow& a = g.axes[i];
+    const bool first_window_reaches_input = a.pad_begin < a.kernel;
+    const bool last_window_starts_in_input = (a.output - 1) * a.stride - a.pad_begin < a.input;
+    if (a.dilation != 1 || !first_window_reaches_input || !last_window_starts_in_input) return false;
+  }
+  return true;
+}
+
+void choose_kernel(const PlanContext& context, Plan* plan) {
+  const Candidate* first = nullptr;
+  const Candidate* last = nullptr;
+  if ((plan->op == PoolOp::kMaxPool && !plan->with_indices) || plan->op == PoolOp::kAveragePool) {
+    first = std::begin(kWindowedSpecials);
+    last = std::end(kWindowedSpecials);
+  } else if (plan->op == PoolOp::kLpPool || plan->op == PoolOp::kGlobalLpPool) {
+    first = std::begin(kLpSpecials);
+    last = std::end(kLpSpecials);
+  }
+  for (const Candidate* c = first; c != last; ++c) {
+    const KernelEntry* kernel = nullptr;
+    const char* reason = missing(*plan, c->variant, &kernel);
+    if (reason == nullptr) reason = c->declines(context, *plan);
+    if (reason == nullptr && c->variant == KernelVariant::kFloat32Sum) {
+      // Registered as LpPool's rank-0 kernel (kernel_registry.h).
+      const KernelEntry* check = find_kernel(PoolOp::kLpPool, plan->type, 0, KernelVariant::kRangeCheck);
+      if (check == nullptr || check->run[plan->launch.target] == nullptr) {
+        reason = "no range-check kernel for this type and target";
+      } else {
+        plan->range_check = check;
+      }
+    }
+    plan->verdicts.push_back(Verdict{c->name, reason});
+    if (reason != nullptr) continue;
+    if (c->variant == KernelVariant::kFloat32Sum) {
+      plan->exact = plan->launch.kernel;
+      plan->route = Route::kFloat32LpFirst;
+    }
+    if (c->variant == KernelVariant::kFlatPlane) {
+      const WindowGeometry& g = plan->geometry;
+      plan->launch.scalars.push_back(ScalarArg::int32("width", static_cast<int32_t>(g.axes[1].input)));
+      plan->launch.scalars.push_back(ScalarArg::int32("height", static_cast<int32_t>(g.axes[0].input)));
+    }
+    plan->launch.kernel = kernel;
+    return;
+  }
+  plan->verdicts.push_back(Verdict{general_name(*plan), nullptr});
+}
+
+}  // namespace onnxpool::detail

@@ -1,5 +1,5 @@
 // The operators and pooling geometries the benchmarks measure, taken from real
-// networks (design.md section 6). A case is geometry only: the operator is part
+// networks (bench/README.md). A case is geometry only: the operator is part
 // of the benchmark name, so one case (S1, S4) is measured as MaxPool and as
 // AveragePool alike, on the same input.
 #pragma once

@@ -216,7 +216,7 @@ TEST_P(AverageLpCommonShapes, MatchReferenceAtManyWidths) {
 INSTANTIATE_TEST_SUITE_P(Shapes, AverageLpCommonShapes, testing::ValuesIn(common_shapes()),
                          [](const testing::TestParamInfo<CommonShape>& param_info) { return param_info.param.name; });
 
-// The 3D video shape of design.md section 6, 2x2x2 stride 2, at several widths.
+// The 3D video shape of bench/README.md, 2x2x2 stride 2, at several widths.
 TEST(AverageLpVideoShape, TwoByTwoByTwoStrideTwoAtManyWidths) {
   BatchOutcome outcome;
   for (PoolOp op : {PoolOp::kAveragePool, PoolOp::kLpPool}) {

@@ -1,4 +1,4 @@
-// The AveragePool corner cases of design.md section 4 and pooling.h, one
+// The AveragePool corner cases of docs/semantics.md and pooling.h, one
 // named test each, with the expected output written out by hand (every value
 // exact in all four float types, so the comparison is exact).
 #include <gtest/gtest.h>

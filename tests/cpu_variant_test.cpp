@@ -39,7 +39,7 @@ int level(CpuVariant variant) {
   return -1;
 }
 
-// design.md section 5: avx512_skylake (F, CD, BW, DQ, VL), avx2+fma+f16c, sse41 baseline.
+// docs/architecture.md, "Targets and cross builds": avx512_skylake (F, CD, BW, DQ, VL), avx2+fma+f16c, sse41 baseline.
 // Off x86 only the baseline exists.
 bool cpu_runs(CpuVariant variant) {
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,4 +1,4 @@
-// The global-pool corner cases of design.md section 4 and pooling.h:
+// The global-pool corner cases of docs/semantics.md and pooling.h:
 // GlobalMaxPool's NaN and +-0 policy (max_pool's), every rank from 3 to 6
 // with several planes, planes of one element and of odd sizes (49, 1000+),
 // NaN and infinities in the sums, GlobalLpPool's default p, and 16-bit floats

@@ -1,4 +1,4 @@
-// The LpPool and GlobalLpPool corner cases of design.md section 4 and
+// The LpPool and GlobalLpPool corner cases of docs/semantics.md and
 // pooling.h: partial ceil windows are not rescaled, padding adds nothing,
 // zeros, NaN and infinities, and results that stay finite and correctly
 // scaled where a plain sum of |x|^p would overflow or underflow (float32 near

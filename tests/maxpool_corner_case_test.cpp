@@ -1,4 +1,4 @@
-// The MaxPool corner cases of design.md section 4, one named test each, with
+// The MaxPool corner cases of docs/semantics.md, one named test each, with
 // the expected output written out by hand; then the shapes the kernels
 // specialise for, at widths that leave every kind of vector tail.
 #include <gtest/gtest.h>
@@ -196,7 +196,7 @@ TEST(MaxPoolCorners, IndexPointsAtTheFirstNanWhateverItsPayload) {
   }
 }
 
-// design.md: "VALID means zero pads", so ceil_mode applies to VALID exactly
+// docs/semantics.md: "VALID is zero pads and honours ceil_mode", so ceil_mode applies to VALID exactly
 // as to explicit zero pads. ONNX's shape inference (onnx 1.23) agrees: in 5,
 // kernel 2, stride 2 gives 3. The spec prose's deprecated-auto_pad formula,
 // ceil((in - k + 1) / s), would give 2.

@@ -15,7 +15,7 @@ onnxpool_test_runner --output-dir over them, and compares onnxpool's outputs
 with onnxruntime's by the runner's own rule (tools/onnxpool_cases.py).
 
 Every compared case is also run through the float64 reference of
-onnxpool_cases.py (written from the ONNX text and design.md section 4, not
+onnxpool_cases.py (written from the ONNX text and docs/semantics.md, not
 from either implementation), which judges each disagreement: who matches it.
 A disagreement is explained only when it matches an entry of
 KNOWN_DIFFERENCES below AND the reference sides with the party that entry
@@ -116,7 +116,7 @@ KNOWN_DIFFERENCES = [
         applies=lambda r: r.op in oc.MAX_OPS and _has(r, "negative_inf"),
         right="onnxpool",
         reason=(
-            "The maximum of values that are all -inf is -inf (design.md section 4: 'a window of all "
+            "The maximum of values that are all -inf is -inf (docs/semantics.md: 'a window of all "
             "-inf gives -inf'). onnxruntime starts its running maximum at the lowest FINITE value "
             "and replaces it only with a greater one, so such a window gives -3.4028235e38 for "
             "float32 (and -1.7976931e308 for float64)."
@@ -148,7 +148,7 @@ KNOWN_DIFFERENCES = [
             "ONNX's SAME total pad (ceil(in/s) - 1) * s + keff - in is negative when the stride is "
             "wider than the dilated kernel (e.g. in 3, kernel 1, stride 3: -2). ONNX pads 'can take "
             "any value greater than or equal to 0', and ceil(in / s) outputs are reached with no pad "
-            "at all, so the pad is 0 and window o starts at o * s (design.md section 4: max(..., 0)). "
+            "at all, so the pad is 0 and window o starts at o * s (docs/semantics.md: max(..., 0)). "
             "onnxruntime keeps the negative total and puts half of it (rounded toward 0) at the "
             "begin, -1 here, which moves every window right: for X = [1, 2, 3] AveragePool returns 2 "
             "where the only window is [1]."

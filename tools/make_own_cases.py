@@ -9,7 +9,7 @@ The first form writes OUT_DIR/own_<op>_<what>/ (model.onnx with one node at
 opset 22, test_data_set_0/input_0.pb, output_0.pb and, for MaxPool with
 Indices, output_1.pb), the layout onnxpool_test_runner reads. Expected outputs
 come from the float64 reference in onnxpool_cases.py (loops over output
-positions and taps, from the ONNX text and design.md section 4), rounded once
+positions and taps, from the ONNX text and docs/semantics.md), rounded once
 to the output type. The cases cover:
 
 - GlobalLpPool, which has no official case, at ranks 3, 4 and 5, p = 1, 2, 3

@@ -6,7 +6,7 @@ differential check against onnxruntime (tools/differential_onnxruntime.py):
 - writing and reading ONNX backend-test case folders (model.onnx with one
   pooling node at opset 22, test_data_set_0/input_0.pb, output_K.pb);
 - a plain float64 reference of the six pooling operators, written from the
-  ONNX opset-22 operator text and design.md section 4: a loop over output
+  ONNX opset-22 operator text and docs/semantics.md: a loop over output
   positions and window taps, vectorised only over batch and channel;
 - the comparison rule of onnxpool_test_runner (tools/runner/tensor_compare.cpp).
 
@@ -249,7 +249,7 @@ def read_case(case_dir: Path) -> tuple[str, dict, str, np.ndarray, list]:
     return node.op_type, attributes, x_type, x, outputs
 
 
-# --- geometry (design.md section 4) -----------------------------------------
+# --- geometry (docs/semantics.md) -----------------------------------------
 
 
 @dataclass
@@ -270,7 +270,7 @@ class Geometry:
 def geometry(op: str, attributes: dict, spatial) -> Geometry:
     """Window geometry of `op` over an input with spatial extents `spatial`.
 
-    Raises ValueError for attributes that ONNX or design.md's rules reject.
+    Raises ValueError for attributes that ONNX or docs/semantics.md's rules reject.
     """
     spatial = [int(s) for s in spatial]
     rank = len(spatial)

@@ -75,7 +75,7 @@ int DeviceBinding::bind(halide_buffer_t* buffer, const TensorView& tensor) {
 int DeviceBinding::bind_input(halide_buffer_t* buffer, const TensorView& tensor) {
   const int rc = bind(buffer, tensor);
   // Without this flag Halide assumes the (empty) device copy is current and
-  // the kernel reads garbage (design.md section 5).
+  // the kernel reads garbage (docs/architecture.md, "The GPU path").
   if (rc == 0 && backend_ != Backend::kCpu && tensor.device == Device::kHost) {
     buffer->flags |= halide_buffer_flag_host_dirty;
   }

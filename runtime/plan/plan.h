@@ -3,7 +3,8 @@
 // ordered list of candidates, each accepting or declining with a reason),
 // the backend and target, how the call is cut (its route) and the settings
 // its launches use. The executor (runtime/execute/executor.h) runs a plan and
-// decides nothing the plan already says; PoolOperator keeps one per node.
+// decides nothing the plan already says; PoolOperator keeps one per node
+// (docs/design-decisions.md, "Plan, then execute").
 #pragma once
 
 #include <cstdint>

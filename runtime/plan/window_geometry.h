@@ -1,5 +1,5 @@
 // The one place the runtime does ONNX's output-size and padding arithmetic
-// (design.md §4): auto_pad, asymmetric pads, ceil_mode's reduce-by-one rule.
+// (docs/semantics.md): auto_pad, asymmetric pads, ceil_mode's reduce-by-one rule.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Window geometry of the windowed pooling operators, computed straight from
-// the ONNX opset-22 rules (see design.md section 4). Deliberately shares no
+// the ONNX opset-22 rules (see docs/semantics.md). Deliberately shares no
 // code with the library: it is what the library's shape inference is checked
 // against.
 #pragma once

@@ -1,5 +1,5 @@
 // Output sizes and resolved pads worked out by hand from the ONNX rules; the
-// ones design.md calls out as commonly wrong were also cross-checked with
+// ones docs/semantics.md calls out as commonly wrong were also cross-checked with
 // ONNX's own shape inference (onnx 1.23, opset 22).
 #include "reference/pool_geometry.h"
 
@@ -106,7 +106,7 @@ TEST(PoolGeometry, ValidMeansZeroPads) {
   EXPECT_EQ(window_geometry(spec, {7}).onnx_pads(), (Ints{0, 0}));
   EXPECT_EQ(window_geometry(spec, {7}).output, Ints{3});
   // With ceil_mode, VALID behaves exactly like explicit zero pads (the rule of
-  // design.md and of ONNX shape inference; the spec prose's VALID formula
+  // docs/semantics.md and of ONNX shape inference; the spec prose's VALID formula
   // would say 2 here).
   PoolSpec ceil_spec = spec_1d(2, 2);
   ceil_spec.auto_pad = "VALID";

@@ -1,5 +1,5 @@
 // Reference ONNX opset-22 pooling: one plain loop over every output position
-// and every tap, written from the spec (design.md section 4), never from
+// and every tap, written from the spec (docs/semantics.md), never from
 // onnx.reference. Slow on purpose; only meant for small test tensors.
 #pragma once
 

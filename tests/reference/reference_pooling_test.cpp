@@ -1,5 +1,5 @@
 // The reference operators on small inputs whose answers are worked out by
-// hand, covering each rule of design.md section 4 once.
+// hand, covering each rule of docs/semantics.md once.
 #include "reference/reference_pooling.h"
 
 #include <gtest/gtest.h>

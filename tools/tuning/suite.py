@@ -1,4 +1,4 @@
-"""The nodes a tuning run tunes on: the benchmark suite (bench/shapes.h, design.md section 6) as case strings."""
+"""The nodes a tuning run tunes on: the benchmark suite (bench/shapes.h, bench/README.md) as case strings."""
 
 # name -> (case string without the type field, operators it is tuned for)
 SUITE = {
@@ -14,7 +14,7 @@ SUITE = {
     # (runtime/plan/narrow_rows.h) and rows this wide are what reach them. (The 8-bit ones step 64
     # lanes there and would need wider rows still; the tuned scope has no 8-bit type.)
     "H1": ("{op}:1x128x112x112:k2x2:s2x2", ("maxpool", "averagepool")),
-    # A 1D audio feature map and a 3D video clip (design.md section 6).
+    # A 1D audio feature map and a 3D video clip (bench/README.md).
     "A1": ("{op}:1x64x16000:k3:s2:p1x1", ("maxpool", "averagepool")),
     "V1": ("{op}:1x64x16x56x56:k2x2x2:s2x2x2", ("maxpool", "averagepool")),
 }

@@ -10,6 +10,18 @@ function(run)
   endif()
 endfunction()
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+# The installed library carries no test hook (they are onnxpool_testing's).
+file(GLOB_RECURSE archives "${WORK_DIR}/prefix/*libonnxpool.a")
+if(NOT archives)
+  message(FATAL_ERROR "no libonnxpool.a under ${WORK_DIR}/prefix")
+endif()
+foreach(archive IN LISTS archives)
+  file(STRINGS "${archive}" hooks REGEX "_for_testing|window_taps_evaluated|replace_kernel_functions")
+  if(hooks)
+    list(GET hooks 0 first)
+    message(FATAL_ERROR "${archive} holds a test hook: ${first}")
+  endif()
+endforeach()
 # The app is built with the library's compiler (or toolchain): a sanitized
 # library needs its compiler's sanitizer runtimes.
 set(toolchain "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")

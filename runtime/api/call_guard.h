@@ -42,10 +42,15 @@ Status guarded_call(const char* where, Body&& body) noexcept {
   }
 }
 
-// Called where the runtime allocates a host buffer of its own. Tests: makes
-// the next `count` such places throw std::bad_alloc as a refused allocation
-// does.
+// Called where the runtime allocates a host buffer of its own. In the test
+// build, refuse_host_allocations_for_testing makes the next `count` such
+// places throw std::bad_alloc as a refused allocation does; the installed
+// library has no hook there.
+#ifdef ONNXPOOL_TEST_HOOKS
 void note_host_allocation();
 void refuse_host_allocations_for_testing(int count);
+#else
+inline void note_host_allocation() {}
+#endif
 
 }  // namespace onnxpool::detail

@@ -15,6 +15,7 @@ size_t target_count() { return sizeof(kTargets) / sizeof(kTargets[0]); }
 
 const TargetInfo& target_info(size_t target) { return kTargets[target]; }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t target, KernelFunctions with) {
   KernelEntry& entry = kKernelTable[kernel_index(kernel)];
   const KernelFunctions previous{entry.run[target], entry.metadata[target]};
@@ -22,6 +23,7 @@ KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t targe
   entry.metadata[target] = with.metadata;
   return previous;
 }
+#endif
 
 size_t kernel_count() { return sizeof(kKernelTable) / sizeof(kKernelTable[0]); }
 

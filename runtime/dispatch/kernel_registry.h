@@ -47,6 +47,7 @@ const TargetInfo& target_info(size_t target);
 // nullptr when the library has no such kernel.
 const KernelEntry* find_kernel(PoolOp op, ElementType type, int spatial_rank, KernelVariant variant);
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // tools/tune only: points `target`'s entry of `kernel` at another build of
 // the same kernel (same arguments, e.g. a tuning candidate loaded from a
 // shared object) and returns what it held. Only between calls: a call in
@@ -56,6 +57,7 @@ struct KernelFunctions {
   const halide_filter_metadata_t* (*metadata)();
 };
 KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t target, KernelFunctions with);
+#endif
 
 // The kernel table as an indexable list, for per-kernel caches.
 size_t kernel_count();

@@ -29,10 +29,12 @@ int64_t rows_per_task_cap_of(int target) {
   return avx512 ? 16 : std::numeric_limits<int64_t>::max();
 }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 RuntimeKnobs replace_runtime_knobs(size_t target, const RuntimeKnobs& knobs) {
   const RuntimeKnobs previous = kRuntimeKnobs[target];
   kRuntimeKnobs[target] = knobs;
   return previous;
 }
+#endif
 
 }  // namespace onnxpool::detail

@@ -55,8 +55,10 @@ const RuntimeKnobs& runtime_knobs_of(int target);
 // max_rows_per_task for CPU target `target`, its hand default resolved.
 int64_t rows_per_task_cap_of(int target);
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // tools/tune only, between calls: replaces CPU target `target`'s knobs and
 // returns what it had.
 RuntimeKnobs replace_runtime_knobs(size_t target, const RuntimeKnobs& knobs);
+#endif
 
 }  // namespace onnxpool::detail

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 
+#ifdef ONNXPOOL_TEST_HOOKS
 namespace onnxpool::detail {
 namespace {
 
@@ -100,3 +101,4 @@ int device_refusals_left() {
 int64_t device_allocations_asked() { return asked.load(std::memory_order_relaxed); }
 
 }  // namespace onnxpool::detail
+#endif  // ONNXPOOL_TEST_HOOKS

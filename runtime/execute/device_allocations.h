@@ -10,6 +10,9 @@
 
 namespace onnxpool::detail {
 
+// The test build's hook (ONNXPOOL_TEST_HOOKS); the installed library lets
+// Halide find the drivers' entry points itself.
+#ifdef ONNXPOOL_TEST_HOOKS
 // Puts the lookup in front of Halide's. Call once, before any GPU kernel
 // runs (ensure_halide_configured does): Halide reads each entry point once.
 void watch_device_allocations();
@@ -21,5 +24,6 @@ void watch_device_allocations();
 void refuse_device_allocations_for_testing(int count, int passes = 0);
 int device_refusals_left();
 int64_t device_allocations_asked();
+#endif
 
 }  // namespace onnxpool::detail

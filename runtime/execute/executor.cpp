@@ -12,7 +12,7 @@ Status execute(const Plan& plan, const TensorView& X, const TensorView& Y, const
   switch (plan.route) {
     case Route::kNothing: return Status::ok();
     case Route::kWindowsWithoutInput:
-      return fill_windows_without_input(plan.op, plan.count_include_pad, plan.geometry, Y, Indices);
+      return fill_windows_without_input(plan.op, plan.launch.count_include_pad, plan.geometry, Y, Indices);
     default: break;
   }
   KernelCall call = plan.launch;

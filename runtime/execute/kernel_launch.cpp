@@ -79,7 +79,9 @@ PlaneAxes halide_order(const AxisStrides& onnx_strides) {
   return strides;
 }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 std::atomic<int64_t> taps_evaluated{0};
+#endif
 
 int64_t tasks_wanted(int64_t work, int64_t min_work_per_task, const LaunchSettings& settings) {
   return std::max<int64_t>(
@@ -285,7 +287,9 @@ static Status launch_widened_dense(const KernelCall& call) {
   return Status::ok();
 }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 int64_t window_taps_evaluated() { return taps_evaluated.load(std::memory_order_relaxed); }
+#endif
 
 int64_t windowed_tasks_wanted(const WindowGeometry& g, const LaunchSettings& settings) {
   return tasks_wanted(g.output_plane_size() * g.planes(), settings.knobs->min_outputs_per_task, settings);
@@ -360,11 +364,13 @@ static Status launch_on_target(const KernelCall& call) {
                                                                      : call.output_strides.back()) *
                                             static_cast<int64_t>(element_size(out->type)));
   }
+#ifdef ONNXPOOL_TEST_HOOKS
   if (!global) {
     __int128 taps = __int128{planes} * g.output_plane_size();
     for (const AxisWindow& a : g.axes) taps = std::min<__int128>(taps * a.kernel, std::numeric_limits<int64_t>::max());
     taps_evaluated.fetch_add(static_cast<int64_t>(taps), std::memory_order_relaxed);
   }
+#endif
   // Every buffer's byte offsets and the plane count itself must fit int32.
   const int64_t planes_per_call = std::min(planes, max_kernel_buffer_bytes() / plane_bytes);
   // Dense calls that pass it went to pieces above; a strided box inside a

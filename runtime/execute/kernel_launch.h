@@ -112,10 +112,12 @@ int64_t windowed_tasks_wanted(const WindowGeometry& g, const LaunchSettings& set
 // memory before it writes Y; widened copies allocate.
 Status launch_kernel(const KernelCall& call);
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // Window taps the windowed kernels have evaluated since the program started:
 // per kernel call, planes x outputs x taps per window. Tests and the API
 // fuzzer check a call's cost with it (window_segments.h), not with a clock.
 int64_t window_taps_evaluated();
+#endif
 
 // Planes per parallel task for a global kernel over `planes` planes of
 // `plane_size` elements: a multiple of the largest power of two, at most 16,

@@ -25,10 +25,12 @@ namespace {
 using Wide = __int128;
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
+#ifdef ONNXPOOL_TEST_HOOKS
 std::atomic<int64_t> test_limit{0};
 std::atomic<int64_t> pieces_run{0};
 std::mutex last_starts_mutex;
 std::vector<int64_t> last_starts;
+#endif
 
 int64_t output_element_bytes(const KernelCall& call) {
   int64_t bytes = 1;
@@ -138,12 +140,14 @@ Status launch_windowed_in_pieces(const KernelCall& call) {
   RowPlan plan;
   Status s = plan_row_pieces(call, &plan);
   if (!s) return s;
+#ifdef ONNXPOOL_TEST_HOOKS
   {
     std::vector<int64_t> starts;
     for (const RowPiece& piece : plan.pieces) starts.push_back(piece.first_output);
     const std::lock_guard<std::mutex> lock(last_starts_mutex);
     last_starts = std::move(starts);
   }
+#endif
   KernelCall piece_call = call;
   // Pieces of a call whose windows reach far into the padding weigh
   // segments each, though each alone may cost too little to (window_segments.h).
@@ -384,6 +388,7 @@ Status launch_global_in_pieces(const KernelCall& call) {
 
 }  // namespace
 
+#ifdef ONNXPOOL_TEST_HOOKS
 int64_t max_kernel_buffer_bytes() {
   const int64_t t = test_limit.load(std::memory_order_relaxed);
   return t > 0 ? t : kInt32Max;
@@ -397,6 +402,9 @@ std::vector<int64_t> last_piece_starts() {
   const std::lock_guard<std::mutex> lock(last_starts_mutex);
   return last_starts;
 }
+#else
+int64_t max_kernel_buffer_bytes() { return kInt32Max; }
+#endif
 
 int64_t max_rows_per_task(const AxisWindow& x) {
   const Wide bytes = std::max<Wide>(1, row_buffer_positions(x)) * 8;
@@ -502,7 +510,9 @@ Status launch_in_pieces(const KernelCall& call) {
   }
   const KernelVariant v = call.kernel->variant;
   if (v == KernelVariant::kRangeCheck) return Status::internal(op_prefix(call) + "a range check cannot be split");
+#ifdef ONNXPOOL_TEST_HOOKS
   pieces_run.fetch_add(1, std::memory_order_relaxed);
+#endif
   return call.kernel->spatial_rank == 0 ? launch_global_in_pieces(call) : launch_windowed_in_pieces(call);
 }
 

@@ -37,6 +37,7 @@ namespace onnxpool::detail {
 // The largest buffer a kernel is handed or allocates: 2^31 - 1 bytes.
 int64_t max_kernel_buffer_bytes();
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // Tests: pretend the kernels take buffers of at most `bytes` (> 0), so
 // small tensors run in pieces; 0 restores the real limit.
 void set_max_kernel_buffer_bytes_for_testing(int64_t bytes);
@@ -48,6 +49,7 @@ int64_t calls_run_in_pieces();
 // Tests: the first output row of every piece of the last windowed call
 // that ran in pieces (to check each output next to a cut).
 std::vector<int64_t> last_piece_starts();
+#endif
 
 // Global pools reduce planes that need pieces as sub-planes of this many
 // elements (fewer when the buffer limit is lower): long enough for the

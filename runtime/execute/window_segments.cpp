@@ -24,9 +24,11 @@ constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 // Beyond this many kernel calls a plan is not worth making.
 constexpr int64_t kMostCalls = int64_t{1} << 16;
 
+#ifdef ONNXPOOL_TEST_HOOKS
 std::atomic<int64_t> min_taps{kMinTapsForSegments};
 std::atomic<bool> whenever_planned{false};
 std::atomic<int64_t> segmented_calls{0};
+#endif
 
 // floor(a / b) and ceil(a / b) for b > 0 and any a.
 Wide floor_div(Wide a, Wide b) { return a / b - (a % b != 0 && a < 0); }
@@ -452,7 +454,13 @@ class CombinationRunner {
 
 namespace {
 // The one threshold: below min_taps_for_segments() taps, segments are not weighed.
+#ifdef ONNXPOOL_TEST_HOOKS
 bool reaches_min_taps(Wide direct) { return direct >= min_taps.load(std::memory_order_relaxed); }
+bool take_segments_whenever_planned() { return whenever_planned.load(std::memory_order_relaxed); }
+#else
+bool reaches_min_taps(Wide direct) { return direct >= kMinTapsForSegments; }
+bool take_segments_whenever_planned() { return false; }
+#endif
 }  // namespace
 
 bool costs_enough_for_segments(const KernelCall& call) {
@@ -471,7 +479,7 @@ bool segments_pay_off(const KernelCall& call) {
   if (!must && !call.piece_of_costly_call && !reaches_min_taps(direct)) return false;
   SegmentPlan plan;
   return make_plan(call, &plan) &&
-         (must || direct > 2 * plan.cost || whenever_planned.load(std::memory_order_relaxed));
+         (must || direct > 2 * plan.cost || take_segments_whenever_planned());
 }
 
 // A call on CUDA device tensors: the segments' boxes and the host loops
@@ -520,7 +528,9 @@ Status launch_in_segments(const KernelCall& call) {
   const WindowGeometry& g = *call.geometry;
   SegmentPlan plan;
   if (!make_plan(call, &plan)) return Status::internal(std::string(op_name(call.kernel->op)) + ": no segment plan");
+#ifdef ONNXPOOL_TEST_HOOKS
   segmented_calls.fetch_add(1, std::memory_order_relaxed);
+#endif
   // The planner gives segments the general kernels only: a segment's box is
   // neither a whole plane nor free of padding.
   if (call.kernel->variant == KernelVariant::kFlatPlane || call.kernel->variant == KernelVariant::kHalving) {
@@ -548,11 +558,13 @@ Status launch_in_segments(const KernelCall& call) {
   return Status::ok();
 }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 int64_t calls_run_in_segments() { return segmented_calls.load(std::memory_order_relaxed); }
 
 void set_segments_for_testing(int64_t taps, bool even_when_dearer) {
   min_taps.store(taps < 0 ? kMinTapsForSegments : taps, std::memory_order_relaxed);
   whenever_planned.store(taps >= 0 && even_when_dearer, std::memory_order_relaxed);
 }
+#endif
 
 }  // namespace onnxpool::detail

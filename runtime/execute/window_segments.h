@@ -56,6 +56,7 @@ bool costs_enough_for_segments(const KernelCall& call);
 // Runs `call` in segments; for calls where segments_pay_off() holds.
 Status launch_in_segments(const KernelCall& call);
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // How many calls have run in segments since the program started.
 int64_t calls_run_in_segments();
 
@@ -64,5 +65,6 @@ int64_t calls_run_in_segments();
 // exists, so that every small case exercises them; a negative `taps`
 // restores kMinTapsForSegments and the cost comparison.
 void set_segments_for_testing(int64_t taps, bool even_when_dearer);
+#endif
 
 }  // namespace onnxpool::detail

@@ -71,11 +71,10 @@ struct Plan {
   const char* target_reason = nullptr;
   bool widened = false;  // the target lacks this type: the float32 kernel on widened copies
   // The kernel launch, without tensors (the executor binds them): kernel,
-  // target, settings, scalars and AveragePool's counting ranges.
+  // target, settings, scalars and AveragePool's counting ranges and
+  // count_include_pad (false for the other operators).
   KernelCall launch;
-  // What an empty-input fill and the Lp paths need from the attributes.
-  bool count_include_pad = false;  // AveragePool's; false for the others
-  int64_t p = 2;
+  int64_t p = 2;  // Lp: the attribute (the launch's scalar is clamped to int32)
   InlineVector<Verdict, 6> verdicts;
 
   // The words of describe(): operator, shape, kernel, target, route, threads.

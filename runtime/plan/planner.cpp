@@ -149,7 +149,6 @@ void add_operator_scalars(const PoolAttributes& attributes, Plan* plan) {
         launch.count_begin.push_back(attributes.count_include_pad ? -a.pad_begin : 0);
         launch.count_end.push_back(end);
       }
-      launch.count_include_pad = attributes.count_include_pad;
       break;
     case PoolOp::kLpPool:
     case PoolOp::kGlobalLpPool: launch.scalars.push_back(lp_power_argument(attributes.p)); break;
@@ -166,7 +165,7 @@ Status plan_call(PoolOp op, const PoolAttributes& attributes, const TensorView& 
   plan->type = X.type;
   plan->device = X.device;
   plan->with_indices = with_indices;
-  plan->count_include_pad = op == PoolOp::kAveragePool && attributes.count_include_pad;
+  plan->launch.count_include_pad = op == PoolOp::kAveragePool && attributes.count_include_pad;
   plan->p = attributes.p;
   Status s = check_operator_call(op, attributes, X, Y, &plan->geometry);
   if (!s) return s;

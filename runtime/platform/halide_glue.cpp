@@ -53,7 +53,9 @@ void ensure_halide_configured() {
     halide_set_custom_do_par_for(do_par_for);
     install_scratch_allocator();
     use_cuda_primary_context();
+#ifdef ONNXPOOL_TEST_HOOKS
     watch_device_allocations();
+#endif
     apply_thread_count();
   });
 }

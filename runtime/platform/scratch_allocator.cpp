@@ -63,6 +63,7 @@ ScratchBlock* header_of(void* block) {
 }
 void* memory_of(ScratchBlock* header) { return reinterpret_cast<uint8_t*>(header) + sizeof(ScratchBlock); }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // Injected refusals: system allocations that succeed first, then refusals.
 std::atomic<int> g_allocations_before_refusal{0};
 std::atomic<int> g_refusals{0};
@@ -78,13 +79,18 @@ bool refuse_this_allocation() {
   }
   return false;
 }
+void count_allocation() { g_allocations.fetch_add(1, std::memory_order_relaxed); }
+#else
+bool refuse_this_allocation() { return false; }
+void count_allocation() {}
+#endif
 
 ScratchBlock* new_block(size_t bytes) {
   if (bytes > SIZE_MAX - 2 * kAlignment) return nullptr;
   if (refuse_this_allocation()) return nullptr;
   void* allocation = std::malloc(bytes + 2 * kAlignment);
   if (allocation == nullptr) return nullptr;
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  count_allocation();
   // Leave room for the header, then round up to the alignment.
   const uintptr_t start = reinterpret_cast<uintptr_t>(allocation) + sizeof(ScratchBlock);
   const uintptr_t aligned = (start + kAlignment - 1) & ~uintptr_t(kAlignment - 1);
@@ -359,6 +365,7 @@ int64_t CallScratch::grain_for(const void* kernel, int64_t wanted) {
   return wanted;
 }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 void refuse_scratch_allocations_for_testing(int after, int count) {
   g_allocations_before_refusal.store(after < 0 ? 0 : after);
   g_refusals.store(count < 0 ? 0 : count);
@@ -369,6 +376,7 @@ int scratch_refusals_left() { return g_refusals.load(); }
 long scratch_allocations_made() { return g_allocations.load(); }
 
 void release_cached_scratch_for_testing() { shared_cache().clear(); }
+#endif
 
 void install_scratch_allocator() {
   halide_set_custom_malloc(scratch_malloc);

@@ -114,6 +114,7 @@ class ScratchScope {
 // kernel runs.
 void install_scratch_allocator();
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // Tests: after the next `after` blocks taken from the system, the next
 // `count` requests to the system fail as a failed malloc does (a kernel
 // then returns Halide's out-of-memory error); what is left of them.
@@ -124,5 +125,6 @@ long scratch_allocations_made();
 // Tests: empties the shared cache, so the next call takes its blocks from
 // the system.
 void release_cached_scratch_for_testing();
+#endif
 
 }  // namespace onnxpool::detail

@@ -50,7 +50,7 @@ struct Job {
   Share* shares;  // `share_count` of them, set up by the pool
   int share_count;
   std::atomic<int> result{0};
-  bool last_first = false;  // run_tasks_last_first_for_testing
+  bool last_first = false;  // run_tasks_last_first_for_testing (test build)
 
   void run_share(int own) {
     const TaskThread outer = t_task_thread;
@@ -72,12 +72,15 @@ struct Job {
 // Injected faults: starts that succeed first, then starts refused. Pools
 // start under g_pool_mutex, so plain counters would do; atomics keep the
 // hooks callable from any thread.
+#ifdef ONNXPOOL_TEST_HOOKS
 std::atomic<int> g_starts_before_fault{0};
 std::atomic<int> g_thread_start_faults{0};
+#endif
 
 // std::thread's own failure (the system refuses a thread: a pids cgroup,
-// RLIMIT_NPROC) or an injected one, as std::system_error.
+// RLIMIT_NPROC) or, in the test build, an injected one, as std::system_error.
 std::thread start_thread(std::function<void()> body) {
+#ifdef ONNXPOOL_TEST_HOOKS
   if (g_thread_start_faults.load() > 0) {
     if (g_starts_before_fault.load() > 0) {
       g_starts_before_fault.fetch_sub(1);
@@ -87,6 +90,7 @@ std::thread start_thread(std::function<void()> body) {
                               "thread start refused (injected)");
     }
   }
+#endif
   return std::thread(std::move(body));
 }
 
@@ -192,10 +196,15 @@ std::atomic<int> g_wanted_threads{1};
 // call per thread, too much to retry on every call).
 std::atomic<int> g_refused_threads{0};
 
+#ifdef ONNXPOOL_TEST_HOOKS
 std::atomic<bool> g_last_first{false};
+bool tasks_last_first() { return g_last_first.load(std::memory_order_relaxed); }
+#else
+bool tasks_last_first() { return false; }
+#endif
 
 int run_serially(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
-  const bool last_first = g_last_first.load(std::memory_order_relaxed);
+  const bool last_first = tasks_last_first();
   for (int i = 0; i < size; ++i) {
     const int r = task(user_context, min + (last_first ? size - 1 - i : i), closure);
     if (r != 0) return r;
@@ -212,22 +221,26 @@ void set_parallel_threads(int threads) {
 
 TaskThread this_task_thread() { return t_task_thread; }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 void refuse_thread_starts_for_testing(int after, int count) {
   g_starts_before_fault.store(after < 0 ? 0 : after);
   g_thread_start_faults.store(count < 0 ? 0 : count);
 }
+#endif
 
 int pool_threads_running() {
   std::lock_guard<std::mutex> lock(g_pool_mutex);
   return g_pool ? g_pool_threads : 1;
 }
 
+#ifdef ONNXPOOL_TEST_HOOKS
 void run_tasks_last_first_for_testing(bool on) { g_last_first.store(on); }
 
 void stop_pool_for_testing() {
   std::lock_guard<std::mutex> lock(g_pool_mutex);
   g_pool.reset();
 }
+#endif
 
 int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
   if (size <= 1 || g_wanted_threads.load() == 1) return run_serially(user_context, task, min, size, closure);
@@ -262,7 +275,7 @@ int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8
   job.closure = closure;
   job.min = min;
   job.size = size;
-  job.last_first = g_last_first.load(std::memory_order_relaxed);
+  job.last_first = tasks_last_first();
   return g_pool->run(job);
 }
 

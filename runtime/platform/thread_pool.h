@@ -38,6 +38,7 @@ void set_parallel_threads(int threads);
 // while there is none (not started yet, or its threads were refused).
 int pool_threads_running();
 
+#ifdef ONNXPOOL_TEST_HOOKS
 // Tests: stops the pool, so the next parallel job starts one again.
 void stop_pool_for_testing();
 
@@ -49,5 +50,6 @@ void refuse_thread_starts_for_testing(int after, int count);
 // once), so the first task a thread runs is the job's last, which is the
 // smaller one where rows or planes do not split evenly.
 void run_tasks_last_first_for_testing(bool on);
+#endif
 
 }  // namespace onnxpool::detail

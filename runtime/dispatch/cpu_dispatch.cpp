@@ -28,9 +28,8 @@ int rank_of(CpuVariant v) {
 
 #if defined(__x86_64__) || defined(__i386__)
 // clang's __builtin_cpu_supports knows no "f16c" (GCC's does): CPUID leaf 1,
-// asked once. Every call's dispatch asks, and in a VM each CPUID traps to the
-// hypervisor: asked per call, it added 75 us to every pooling call on an
-// Intel Xeon VM (family 6, model 167; a 1x1x8 MaxPool took 75 us, not 1).
+// asked once, since in a VM each CPUID traps to the hypervisor
+// (docs/design-decisions.md, "Kernel dispatch per call").
 bool has_f16c() {
   static const bool f16c = [] {
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;

@@ -6,13 +6,10 @@
 // needed, recomputed by an exact kernel.
 //
 // Why checked afterwards rather than before: the range check of the whole
-// input that used to clear the sums (generators/lp_range_generator.cpp, now
-// run only on the planes an output flags) was a second pass over X and a
-// second launch on every call, where a pass over Y's outputs is a quarter
-// of X's size on LpPool S6 and 1/196 on GlobalLpPool S7. Measured (AMD EPYC
-// VM, AVX2, medians of six alternations, us, 1 thread / 2 threads): S7 11.7
-// -> 7.9 / 9.0 -> 6.0, S6 101 -> 92 / 62 -> 44 (with no check at all, 7.3
-// / 5.1 and 81 / 45).
+// input (generators/lp_range_generator.cpp, now run only on the planes an
+// output flags) was a second pass over X and a second launch on every call,
+// where a pass over Y's outputs is a fraction of X's size
+// (docs/design-decisions.md, "Lp: float32 sums, checked after they run").
 #pragma once
 
 #include <cstdint>

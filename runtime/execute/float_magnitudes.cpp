@@ -9,9 +9,9 @@ namespace onnxpool::detail {
 namespace {
 
 // Unsigned min and max vectorize on AVX2 and NEON but not on x86-64's SSE2
-// baseline, where these loops ran 4x slower (LpPool S6's 50176 outputs:
-// 20 us, against 5 with AVX2); the x86 build compiles an AVX2 copy too and
-// picks one when the library loads.
+// baseline, where these loops ran 4x slower; the x86 build compiles an AVX2
+// copy too and picks one when the library loads (docs/design-decisions.md,
+// "Lp: float32 sums, checked after they run").
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ONNXPOOL_ALSO_FOR_AVX2 __attribute__((target_clones("avx2", "default")))
 #else
@@ -49,8 +49,7 @@ MagnitudeRange magnitudes(const TensorView& t, int64_t first, int64_t count) {
 
 // Each thread reads an equal contiguous share, as the kernels' tasks are
 // shared out (thread_pool.h), so that each mostly reads what its own core
-// just wrote: read by one thread, LpPool S6's outputs cost 2 threads 18 us,
-// the other core's half coming across from its cache.
+// just wrote, not what the other core's cache holds.
 MagnitudeRange magnitudes_in_parallel(const TensorView& t, int64_t count) {
   constexpr int64_t kMinElementsPerShare = 16 * 1024;
   const int64_t shares =

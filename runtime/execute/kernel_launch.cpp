@@ -405,7 +405,8 @@ static Status launch_on_target(const KernelCall& call) {
   // GlobalMaxPool's CPU kernels reduce whole vectors of planes at once; a
   // plane count off a multiple of the widest such vector runs as that
   // multiple, then a call for the rest, so only the rest goes one plane at
-  // a time (2047 planes of 7x7: 8.3 -> 6.3 us; generators/schedules/global_cpu_schedule.cpp).
+  // a time (docs/design-decisions.md, "Global pools: vectors of planes,
+  // unrolled 7x7 and 14x14").
   const bool split_off_odd_planes = op == PoolOp::kGlobalMaxPool && backend == Backend::kCpu;
   const PlaneAxes in_strides = halide_order(call.input_strides);
   const PlaneAxes out_strides = halide_order(call.output_strides);

@@ -64,9 +64,8 @@ class CallScratch {
   // Blocks each thread of the call's parallel loops freed, by its index
   // there: only that thread touches its list, so reuse takes no lock. Each
   // list has a cache line of its own: packed into one, every task's take
-  // and give moved the line between the cores (Intel Xeon 6/167, 16-row
-  // tasks at 2 threads, MaxPool S1: 1.00 of whole-plane tasks' time with the
-  // lists packed, 0.84 with a line each; runtime_knobs.h).
+  // and give moved the line between the cores (docs/design-decisions.md,
+  // "Thread pool and task shares").
   static constexpr int kThreadLists = 64;
   struct alignas(64) ThreadList {
     ScratchBlock* freed = nullptr;

@@ -34,9 +34,8 @@ thread_local TaskThread t_task_thread;
 // same thread gets the same share call after call, so the part of the input
 // it read last time is still in its core's L2: with one shared counter the
 // tasks went to whichever thread asked first, and at 2 threads each call
-// re-read most of its input from the other core's cache (separable MaxPool
-// S3 1x128x56x56 2x2/s2 at 2 threads, median of five processes: 46.6 us with
-// the shared counter, 21.1 with shares; 38 at 1 thread).
+// re-read most of its input from the other core's cache
+// (docs/design-decisions.md, "Thread pool and task shares").
 struct alignas(64) Share {
   std::atomic<int> next{0};
   int end = 0;

@@ -1,8 +1,8 @@
 // The parallel-for behind every kernel's parallel loop.
 //
 // Why not Halide's default pool: its workers sleep between calls, and waking
-// them cost about 20 us per call at 2 threads on the benchmark VM, more than
-// a whole 28x28x192 MaxPool (docs/design-decisions.md, "Thread pool and task shares"). These workers spin for a short
+// them costs more than a small pooling call (docs/design-decisions.md,
+// "Thread pool and task shares"). These workers spin for a short
 // while after each job, so back-to-back calls (a network's layers) find them
 // awake, and sleep on a condition variable after that. Each thread starts on
 // its own contiguous share of the tasks, the same share call after call, so

@@ -101,6 +101,28 @@ int pick_cpu_target() {
   return by_limit_rank[limit_rank];
 }
 
+namespace {
+
+uint32_t allowed_under(int limit_rank) {
+  uint32_t allowed = 0;
+  for (size_t t = 0; t < target_count() && t < 32; ++t) {
+    const TargetInfo& info = target_info(t);
+    if (info.backend == Backend::kCpu && rank_of(info.cpu_variant) <= limit_rank && cpu_supports(info.cpu_variant)) {
+      allowed |= 1u << t;
+    }
+  }
+  return allowed;
+}
+
+}  // namespace
+
+uint32_t allowed_cpu_targets() {
+  // Worked out once per limit, as pick_cpu_target's choice is: every plan asks.
+  static const uint32_t by_limit_rank[] = {allowed_under(0), allowed_under(1), allowed_under(2), allowed_under(3),
+                                           allowed_under(4)};
+  return by_limit_rank[rank_of(static_cast<CpuVariant>(g_variant_limit.load(std::memory_order_relaxed)))];
+}
+
 bool host_supports(CpuVariant variant) { return cpu_supports(variant); }
 
 }  // namespace onnxpool::detail

@@ -2,6 +2,9 @@
 // limit set by onnxpool::set_cpu_variant_limit, chosen on every call.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "onnxpool/pooling.h"
 
 namespace onnxpool::detail {
@@ -13,6 +16,9 @@ int pick_cpu_target();
 // Whether CPU target `target` may run: this CPU has its features and it is
 // within set_cpu_variant_limit.
 bool cpu_target_allowed(size_t target);
+
+// The same for every target at once: bit t set when target t (< 32) may run.
+uint32_t allowed_cpu_targets();
 
 // Whether this CPU has the features `variant` needs.
 bool host_supports(CpuVariant variant);

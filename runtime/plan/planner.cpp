@@ -24,9 +24,7 @@ PlanContext PlanContext::current() {
   PlanContext context;
   context.host_backend = active_backend();
   context.cpu_target = pick_cpu_target();
-  for (size_t t = 0; t < target_count() && t < 32; ++t) {
-    if (cpu_target_allowed(t)) context.allowed_cpu_targets |= 1u << t;
-  }
+  context.allowed_cpu_targets = detail::allowed_cpu_targets();
   context.threads = num_threads();
   return context;
 }
@@ -111,7 +109,10 @@ Status choose_route(const Plan& plan, Route* route) {
   const ElementType seen = plan.widened ? ElementType::kFloat32 : plan.type;
   const TensorView x(nullptr, seen, {}, plan.device), y(nullptr, seen, {}, plan.device),
       indices(nullptr, ElementType::kInt64, {}, plan.device);
-  KernelCall probe = plan.launch;
+  // What needs_pieces and segments_pay_off read, without copying the launch.
+  KernelCall probe;
+  probe.kernel = plan.launch.kernel;
+  probe.count_include_pad = plan.launch.count_include_pad;
   probe.geometry = &plan.geometry;
   probe.input = &x;
   probe.outputs = {&y};

@@ -434,13 +434,18 @@ def main(argv):
     plot_path = args.plot or (
         str(Path(args.output).with_suffix(".png")) if args.output else "bench_report.png"
     )
+    return write_plot(lambda: plot(tables, plot_path), plot_path, "bench_report")
+
+
+def write_plot(draw, plot_path, tool):
+    """Runs draw() (which writes plot_path); 1, saying why, when matplotlib is missing."""
     try:
-        plot(tables, plot_path)
+        draw()
     except ImportError:
-        print("bench_report: matplotlib is missing, no plot written; install it with "
+        print(f"{tool}: matplotlib is missing, no plot written; install it with "
               "`pip install matplotlib==3.11.2` or pass --no-plot", file=sys.stderr)
         return 1
-    print(f"bench_report: plot written to {plot_path}", file=sys.stderr)
+    print(f"{tool}: plot written to {plot_path}", file=sys.stderr)
     return 0
 
 

@@ -377,14 +377,8 @@ def main(argv):
     dates = sorted({context.get("date", "")[:10] for _, context in contexts} - {""})
     title = (f"onnxpool / fastest peer on {len(nodes)} pooling nodes of real networks: "
              f"{cpu_model(contexts)}, {', '.join(dates) or 'undated'}")
-    try:
-        plot(nodes, results, thread_counts, title, plot_path)
-    except ImportError:
-        print("census_report: matplotlib is missing, no plot written; install it with "
-              "`pip install matplotlib==3.11.2` or pass --no-plot", file=sys.stderr)
-        return 1
-    print(f"census_report: plot written to {plot_path}", file=sys.stderr)
-    return 0
+    return bench_report.write_plot(lambda: plot(nodes, results, thread_counts, title, plot_path), plot_path,
+                                   "census_report")
 
 
 if __name__ == "__main__":

@@ -125,6 +125,8 @@ uint32_t allowed_cpu_targets() {
 
 bool host_supports(CpuVariant variant) { return cpu_supports(variant); }
 
+int cpu_variant_rank(CpuVariant variant) { return rank_of(variant); }
+
 }  // namespace onnxpool::detail
 
 namespace onnxpool {

@@ -20,6 +20,10 @@ bool cpu_target_allowed(size_t target);
 // The same for every target at once: bit t set when target t (< 32) may run.
 uint32_t allowed_cpu_targets();
 
+// The variants' order: higher runs more instructions; kNative is above
+// every one, 0 for a value outside the enum.
+int cpu_variant_rank(CpuVariant variant);
+
 // Whether this CPU has the features `variant` needs.
 bool host_supports(CpuVariant variant);
 

@@ -30,20 +30,11 @@ PlanContext PlanContext::current() {
 }
 
 PlanContext PlanContext::for_cpu_variant(CpuVariant variant, int threads) {
-  const auto rank = [](CpuVariant v) {
-    switch (v) {
-      case CpuVariant::kBaseline: return 1;
-      case CpuVariant::kAvx2: return 2;
-      case CpuVariant::kAvx512: return 3;
-      case CpuVariant::kNative: return 4;
-    }
-    return 0;
-  };
   PlanContext context;
   context.threads = threads;
   for (size_t t = 0; t < target_count() && t < 32; ++t) {
     const TargetInfo& info = target_info(t);
-    if (info.backend != Backend::kCpu || rank(info.cpu_variant) > rank(variant)) continue;
+    if (info.backend != Backend::kCpu || cpu_variant_rank(info.cpu_variant) > cpu_variant_rank(variant)) continue;
     context.allowed_cpu_targets |= 1u << t;
     if (context.cpu_target < 0) context.cpu_target = static_cast<int>(t);
   }

@@ -14,6 +14,7 @@
 #include "execute/float32_lp.h"
 #include "onnxpool/pooling.h"
 #include "plan/operator_setup.h"
+#include "execute/executor.h"
 #include "plan/plan.h"
 #include "support/approx_compare.h"
 #include "support/cpu_variants.h"
@@ -59,11 +60,7 @@ Float32Run run_float32(const PoolCase& c) {
   run.status = onnxpool::detail::plan_call(c.op, attributes, X, &Y, nullptr, false,
                                            onnxpool::detail::PlanContext::current(), &plan);
   if (!run.status || plan.route != onnxpool::detail::Route::kFloat32LpFirst) return run;
-  onnxpool::detail::Float32LpKernels kernels;
-  kernels.sum = plan.launch.kernel;
-  kernels.range_check = plan.range_check;
-  kernels.target = plan.launch.target;
-  kernels.settings = plan.launch.settings;
+  onnxpool::detail::Float32LpKernels kernels = onnxpool::detail::float32_lp_kernels(plan);
   run.status = onnxpool::detail::find_operator_kernel(c.op, X, plan.geometry,
                                                       onnxpool::detail::KernelVariant::kScaled, &kernels.exact);
   if (!run.status) return run;

@@ -31,13 +31,9 @@ Status PoolOperator::create(const PoolAttributes& attributes, const std::vector<
     Status s = detail::plan_call(attributes.op, attributes, x, nullptr, nullptr, false, context, &state->values);
     if (!s) return s;
     state->y_shape = state->values.geometry.output_shape.to_vector();
-    if (attributes.op == PoolOp::kMaxPool) {
-      state->indices_status =
-          detail::plan_call(attributes.op, attributes, x, nullptr, nullptr, true, context, &state->with_indices);
-    } else {
-      state->indices_status = Status::invalid_argument(std::string(op_name(attributes.op)) +
-                                                       ": output 'Indices' exists only for MaxPool; pass nullptr");
-    }
+    // For the other operators the planner refuses Indices with its message.
+    state->indices_status =
+        detail::plan_call(attributes.op, attributes, x, nullptr, nullptr, true, context, &state->with_indices);
     op->state_ = std::move(state);
     return Status::ok();
   });
@@ -54,10 +50,10 @@ Status PoolOperator::run(const TensorView& X, const TensorView& Y, const TensorV
     if (X.type != plan.type || X.device != plan.device || X.shape != state_->x_shape) {
       return Status::invalid_argument(std::string(op_name(op)) + ": tensor 'X' must be " +
                                       element_type_name(plan.type) + " of shape " +
-                                      detail::shape_string(state_->x_shape) + (plan.device == Device::kCuda ? " in CUDA device memory" : " in host memory") +
-                                      " (what the operator was created for), got " + element_type_name(X.type) + " " +
-                                      detail::shape_string(X.shape) +
-                                      (X.device == Device::kCuda ? " in CUDA device memory" : " in host memory"));
+                                      detail::shape_string(state_->x_shape) + " in " + detail::device_name(plan.device) +
+                                      " memory (what the operator was created for), got " + element_type_name(X.type) +
+                                      " " + detail::shape_string(X.shape) + " in " + detail::device_name(X.device) +
+                                      " memory");
     }
     s = detail::check_output(op, "Y", Y, X, X.type, plan.geometry.output_shape);
     if (!s) return s;

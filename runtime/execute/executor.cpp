@@ -7,6 +7,16 @@
 
 namespace onnxpool::detail {
 
+Float32LpKernels float32_lp_kernels(const Plan& plan) {
+  Float32LpKernels kernels;
+  kernels.sum = plan.launch.kernel;
+  kernels.range_check = plan.range_check;
+  kernels.exact = plan.exact;
+  kernels.target = plan.launch.target;
+  kernels.settings = plan.launch.settings;
+  return kernels;
+}
+
 Status execute(const Plan& plan, const TensorView& X, const TensorView& Y, const TensorView* Indices) {
   if (plan.with_indices != (Indices != nullptr)) return Status::internal("execute: Indices unlike the plan's");
   switch (plan.route) {
@@ -25,14 +35,8 @@ Status execute(const Plan& plan, const TensorView& X, const TensorView& Y, const
     case Route::kPieces: return launch_in_pieces(call);
     case Route::kSegments: return launch_in_segments(call);
     case Route::kFloat32LpFirst: {
-      Float32LpKernels kernels;
-      kernels.sum = plan.launch.kernel;
-      kernels.range_check = plan.range_check;
-      kernels.exact = plan.exact;
-      kernels.target = plan.launch.target;
-      kernels.settings = plan.launch.settings;
       Float32LpOutcome outcome = Float32LpOutcome::kUnavailable;
-      return run_float32_lp(kernels, plan.p, plan.geometry, X, Y, &outcome);
+      return run_float32_lp(float32_lp_kernels(plan), plan.p, plan.geometry, X, Y, &outcome);
     }
     default: break;
   }

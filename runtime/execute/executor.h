@@ -5,11 +5,15 @@
 //   execute -> pieces -> segments -> launch_kernel -> widened copies -> kernel
 #pragma once
 
+#include "execute/float32_lp.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
 #include "plan/plan.h"
 
 namespace onnxpool::detail {
+
+// The kernels a kFloat32LpFirst plan runs.
+Float32LpKernels float32_lp_kernels(const Plan& plan);
 
 // Runs `plan` with X, Y and Indices (nullptr unless the plan is with_indices),
 // which the caller has validated against it.

@@ -8,6 +8,8 @@
 
 namespace onnxpool::detail {
 
+const char* device_name(Device device) { return device == Device::kCuda ? "CUDA device" : "host"; }
+
 std::string shape_string(const int64_t* begin, const int64_t* end) {
   std::string s = "[";
   for (const int64_t* d = begin; d != end; ++d) s += (d != begin ? ", " : "") + std::to_string(*d);
@@ -15,8 +17,6 @@ std::string shape_string(const int64_t* begin, const int64_t* end) {
 }
 
 namespace {
-
-const char* device_name(Device device) { return device == Device::kCuda ? "CUDA device" : "host"; }
 
 std::string where(PoolOp op, const char* name) { return std::string(op_name(op)) + ": tensor '" + name + "' "; }
 

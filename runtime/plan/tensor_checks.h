@@ -19,6 +19,9 @@ Status check_input(PoolOp op, const char* name, const TensorView& t, bool needs_
 Status check_output(PoolOp op, const char* name, const TensorView& t, const TensorView& X, ElementType type,
                     const ShapeList& shape);
 
+// "host" or "CUDA device", as messages name where a tensor lives.
+const char* device_name(Device device);
+
 std::string shape_string(const int64_t* begin, const int64_t* end);
 inline std::string shape_string(const std::vector<int64_t>& shape) {
   return shape_string(shape.data(), shape.data() + shape.size());

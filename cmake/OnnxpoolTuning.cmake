@@ -95,7 +95,7 @@ endfunction()
 # The run-time knobs (runtime/dispatch/runtime_knobs.h) a table's "runtime" row sets.
 set(ONNXPOOL_RUNTIME_KNOB_NAMES
     min_outputs_per_task min_inputs_per_task tasks_per_thread max_rows_per_task flat_plane_width_limit
-    max_flat_plane_area)
+    max_flat_plane_area long_plane_size)
 
 # Sets out_var to `table`'s run-time knobs as name=value ..., empty for the
 # hand defaults: the "runtime" row's winner over every recorded CPU, or

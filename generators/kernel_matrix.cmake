@@ -97,6 +97,14 @@ foreach(type IN ITEMS float32 float16 bfloat16 float64)
   onnxpool_add_kernel(
     NAME onnxpool_globalaveragepool_${type} GENERATOR onnxpool_globalaveragepool OP kGlobalAveragePool
     TYPE ${type_enum} RANK 0 VARIANT kPlain FEATURES ${sum_features} PARAMS element_type=${halide_type})
+  # Long planes (runtime/plan/long_planes.h): 32 partial sums per plane, so
+  # several vector chains (4 on AVX2, 2 on AVX-512) hide the adder's latency;
+  # a tuned global_partials replaces this one (it comes later on the
+  # generator's command line, where the last value wins).
+  onnxpool_add_kernel(
+    NAME onnxpool_globalaveragepool_${type}_long GENERATOR onnxpool_globalaveragepool OP kGlobalAveragePool
+    TYPE ${type_enum} RANK 0 VARIANT kLongPlanes CPU_ONLY FEATURES ${sum_features}
+    PARAMS element_type=${halide_type} global_partials=32 unroll_small_planes=false)
   if(NOT type STREQUAL "float64")
     onnxpool_add_kernel(
       NAME onnxpool_globallppool_${type} GENERATOR onnxpool_globallppool OP kGlobalLpPool

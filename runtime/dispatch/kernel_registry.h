@@ -16,8 +16,9 @@ namespace onnxpool::detail {
 // kRangeCheck (a per-plane check, registered as LpPool rank 0). kFlatPlane:
 // MaxPool's and AveragePool's 2D "same" windows (runtime/plan/flat_plane.h).
 // kHalving: MaxPool's and AveragePool's 2D 2x2 stride-2 windows inside the input
-// (runtime/plan/halving.h).
-enum class KernelVariant { kPlain, kWithIndices, kScaled, kFloat32Sum, kRangeCheck, kFlatPlane, kHalving };
+// (runtime/plan/halving.h). kLongPlanes: GlobalAveragePool with several
+// dependency chains of partial sums per plane (runtime/plan/long_planes.h).
+enum class KernelVariant { kPlain, kWithIndices, kScaled, kFloat32Sum, kRangeCheck, kFlatPlane, kHalving, kLongPlanes };
 
 // Targets a kernel is compiled for (ONNXPOOL_ALL_TARGETS), at most.
 constexpr int kMaxTargets = 6;

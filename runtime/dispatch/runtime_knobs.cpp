@@ -14,6 +14,7 @@ bool set_runtime_knob(RuntimeKnobs* knobs, const std::string& name, int64_t valu
                    : name == "max_rows_per_task"      ? &knobs->max_rows_per_task
                    : name == "flat_plane_width_limit" ? &knobs->flat_plane_width_limit
                    : name == "max_flat_plane_area"    ? &knobs->max_flat_plane_area
+                   : name == "long_plane_size"        ? &knobs->long_plane_size
                                                       : nullptr;
   if (field == nullptr) return false;
   *field = value;

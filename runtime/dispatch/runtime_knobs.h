@@ -35,6 +35,10 @@ struct RuntimeKnobs {
   // ... and planes of at most this many elements: a plane's first pass (one
   // accumulator per element) stays in L2.
   int64_t max_flat_plane_area = 64 * 1024;
+  // GlobalAveragePool planes shorter than this never take the long-plane
+  // kernels (runtime/plan/long_planes.h); longer ones do where their tail
+  // is short enough (docs/design-decisions.md, "Long planes").
+  int64_t long_plane_size = 64;
 };
 
 // Sets the knob called `name` (the field's name); false for an unknown name

@@ -6,6 +6,8 @@
 #include "plan/flat_plane.h"
 #include "execute/float32_lp.h"
 #include "plan/halving.h"
+#include "plan/long_planes.h"
+#include "plan/narrow_rows.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -46,6 +48,12 @@ const char* halving_rule(const PlanContext&, const Plan& plan) {
   return halving_declines(plan.geometry);
 }
 
+const char* long_planes_rule(const PlanContext& context, const Plan& plan) {
+  if (plan.launch.target < 0) return "no CPU target";
+  const int64_t lanes = vector_lanes(*plan.launch.kernel, static_cast<size_t>(plan.launch.target));
+  return long_planes_declines(plan.geometry, lanes, context.launch_settings());
+}
+
 const char* float32_lp_rule(const PlanContext&, const Plan& plan) {
   if (plan.device != Device::kHost) return "X is a device tensor (the flagged planes are sorted on the host)";
   if (plan.route != Route::kWhole) return "the call is cut (the range check works on whole planes)";
@@ -56,6 +64,9 @@ const char* float32_lp_rule(const PlanContext&, const Plan& plan) {
 constexpr Candidate kWindowedSpecials[] = {
     {"flat-plane", KernelVariant::kFlatPlane, flat_plane_rule},
     {"halving", KernelVariant::kHalving, halving_rule},
+};
+constexpr Candidate kMeanSpecials[] = {
+    {"long planes", KernelVariant::kLongPlanes, long_planes_rule},
 };
 constexpr Candidate kLpSpecials[] = {
     {"float32 sums", KernelVariant::kFloat32Sum, float32_lp_rule},
@@ -106,6 +117,9 @@ void choose_kernel(const PlanContext& context, Plan* plan) {
   if ((plan->op == PoolOp::kMaxPool && !plan->with_indices) || plan->op == PoolOp::kAveragePool) {
     first = std::begin(kWindowedSpecials);
     last = std::end(kWindowedSpecials);
+  } else if (plan->op == PoolOp::kGlobalAveragePool) {
+    first = std::begin(kMeanSpecials);
+    last = std::end(kMeanSpecials);
   } else if (plan->op == PoolOp::kLpPool || plan->op == PoolOp::kGlobalLpPool) {
     first = std::begin(kLpSpecials);
     last = std::end(kLpSpecials);

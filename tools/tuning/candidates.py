@@ -49,6 +49,7 @@ RUNTIME_KNOBS = {
     "max_rows_per_task": (0, 8, 16, 32, 4096),
     "flat_plane_width_limit": (64, 32, 128),
     "max_flat_plane_area": (65536, 262144),
+    "long_plane_size": (64, 128, 1024),
 }
 
 
@@ -68,6 +69,12 @@ def runtime_spec(knobs):
     return "runtime:" + ",".join(f"{k}={v}" for k, v in sorted(knobs.items()))
 
 
+# Knob values searched instead of KNOBS' for one family: the long-plane kernels fix
+# global_partials=32 in their own parameters (generators/kernel_matrix.cmake), so the search
+# tries either side of it, not the other global kernels' small counts.
+FAMILY_KNOB_VALUES = {"long_planes": {"global_partials": (16, 64)}}
+
+
 # Knob values that give the same code as the default (0 / -1) on an
 # architecture (x86_tiling.cpp, arm_tiling.cpp): not generated twice.
 SAME_AS_DEFAULT = {
@@ -81,8 +88,10 @@ def arch_of(halide_target):
 
 
 def kernel_family(kernel):
-    """separable, flat_plane, halving or global, from the kernel manifest's entry."""
+    """separable, flat_plane, halving, long_planes or global, from the kernel manifest's entry."""
     params = set(kernel["params"])
+    if kernel["variant"] == "kLongPlanes":
+        return "long_planes"
     if kernel["rank"] == 0:
         return "global"
     if "flat_plane=true" in params:
@@ -96,7 +105,9 @@ def searched_knobs(kernel, gpu):
     """The knobs that change this kernel's code on this target family."""
     family = kernel_family(kernel)
     if gpu:
-        return ["gpu_global_threads"] if family == "global" else ["gpu_tile_x", "gpu_tile_y"]
+        return ["gpu_global_threads"] if family in ("global", "long_planes") else ["gpu_tile_x", "gpu_tile_y"]
+    if family == "long_planes":
+        return ["global_partials"]
     if family == "global":
         return ["global_partials", "unroll_small_planes"]
     knobs = ["vector_multiple"]
@@ -137,8 +148,9 @@ def grid_points(kernel, gpu, overrides, arch="x86"):
         if name not in names and name != "test_fault":
             names.append(name)
     axes = []
+    family_values = FAMILY_KNOB_VALUES.get(kernel_family(kernel), {})
     for name in names:
-        values = overrides.get(name, KNOBS[name])
+        values = overrides.get(name, family_values.get(name, KNOBS[name]))
         axes.append([(name, v) for v in values])
     points = []
     same = SAME_AS_DEFAULT.get(arch, {})

@@ -14,6 +14,9 @@ SUITE = {
     # (runtime/plan/narrow_rows.h) and rows this wide are what reach them. (The 8-bit ones step 64
     # lanes there and would need wider rows still; the tuned scope has no 8-bit type.)
     "H1": ("{op}:1x128x112x112:k2x2:s2x2", ("maxpool", "averagepool")),
+    # EfficientNet's squeeze-and-excitation on 56x56 planes: planes long enough for the
+    # GlobalAveragePool long-plane kernels (runtime/plan/long_planes.h), which S5's 7x7 never reach.
+    "L1": ("{op}:1x144x56x56", ("globalaveragepool",)),
     # A 1D audio feature map and a 3D video clip (bench/README.md).
     "A1": ("{op}:1x64x16000:k3:s2:p1x1", ("maxpool", "averagepool")),
     "V1": ("{op}:1x64x16x56x56:k2x2x2:s2x2x2", ("maxpool", "averagepool")),

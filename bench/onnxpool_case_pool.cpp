@@ -54,7 +54,7 @@ void fill(onnxpool::ElementType type, size_t count, unsigned char* bytes) {
 
 class OnnxpoolCasePool final : public PoolRunner {
  public:
-  OnnxpoolCasePool(const CaseSpec& spec, bool with_indices, int threads)
+  OnnxpoolCasePool(const CaseSpec& spec, bool with_indices, int threads, CaseCall call)
       : spec_(spec), with_indices_(with_indices) {
     const onnxpool::Status status = onnxpool::set_num_threads(threads);
     if (!status) {
@@ -71,12 +71,17 @@ class OnnxpoolCasePool final : public PoolRunner {
       indices_ = AlignedBuffer<int64_t>(count(spec.output_shape), 0);
       indices_view_ = onnxpool::TensorView(indices_.data(), onnxpool::ElementType::kInt64, spec.output_shape);
     }
+    if (call == CaseCall::kCreated) {
+      const onnxpool::Status created = onnxpool::PoolOperator::create(spec.attributes, spec.shape, spec.type, &op_);
+      if (!created) fail("onnxpool PoolOperator::create: " + created.message());
+    }
   }
 
   bool run() override {
-    const onnxpool::Status status =
-        onnxpool::pool(spec_.attributes, x_, y_, with_indices_ ? &indices_view_ : nullptr);
-    if (!status) return fail("onnxpool pool: " + status.message());
+    const onnxpool::TensorView* indices = with_indices_ ? &indices_view_ : nullptr;
+    const onnxpool::Status status = op_.created() ? op_.run(x_, y_, indices) : onnxpool::pool(spec_.attributes, x_, y_, indices);
+    if (!status) return fail(std::string(op_.created() ? "onnxpool PoolOperator::run: " : "onnxpool pool: ") +
+                             status.message());
     return true;
   }
 
@@ -96,12 +101,14 @@ class OnnxpoolCasePool final : public PoolRunner {
   onnxpool::TensorView x_;
   onnxpool::TensorView y_;
   onnxpool::TensorView indices_view_;
+  onnxpool::PoolOperator op_;  // created only for CaseCall::kCreated
 };
 
 }  // namespace
 
-std::unique_ptr<PoolRunner> make_onnxpool_case_pool(const CaseSpec& spec, bool with_indices, int threads) {
-  return std::make_unique<OnnxpoolCasePool>(spec, with_indices, threads);
+std::unique_ptr<PoolRunner> make_onnxpool_case_pool(const CaseSpec& spec, bool with_indices, int threads,
+                                                    CaseCall call) {
+  return std::make_unique<OnnxpoolCasePool>(spec, with_indices, threads, call);
 }
 
 }  // namespace onnxpool_bench

@@ -13,6 +13,13 @@ namespace onnxpool_bench {
 // (floats in [-1, 1), every byte value for int8/uint8). The runner's outputs
 // are not converted for checking (output_nchw() is empty): the cases no peer
 // takes are checked by onnxpool's own test suite, not here.
-std::unique_ptr<PoolRunner> make_onnxpool_case_pool(const CaseSpec& spec, bool with_indices, int threads);
+//
+// How the runner calls onnxpool: every call through the one-shot entry point
+// (kOneShot), or through a PoolOperator created once (kCreated), as a
+// runtime that runs the node many times does and as the peers' rows set up
+// their primitives once.
+enum class CaseCall { kOneShot, kCreated };
+std::unique_ptr<PoolRunner> make_onnxpool_case_pool(const CaseSpec& spec, bool with_indices, int threads,
+                                                    CaseCall call = CaseCall::kOneShot);
 
 }  // namespace onnxpool_bench

@@ -13,7 +13,9 @@
 #include "bench_registry.h"
 #include "onnxpool_pool.h"
 #include "pool_bench.h"
+#include "pool_node.h"
 #include "peers/onednn_pool.h"
+#include "peers/peer_rows.h"
 #include "peers/xnnpack_pool.h"
 #include "pool_runner.h"
 #include "shapes.h"
@@ -56,6 +58,7 @@ void bench_pool(benchmark::State& state, const PoolOpSpec& op, const PoolCase& p
       make_runner(pc, benchmark_threads(state), test_input(pc).data());
   std::string error = runner->error();
   if (error.empty()) error = check_output(op, pc, *runner);
+  if (error.empty()) error = runner->not_timed();
   if (!error.empty()) {
     state.SkipWithError(error.c_str());
     return;
@@ -76,7 +79,55 @@ void bench_pool(benchmark::State& state, const PoolOpSpec& op, const PoolCase& p
   state.SetLabel(runner->label());
 }
 
+using MakeNodeRunner =
+    std::function<std::unique_ptr<PoolRunner>(const PoolNode&, int threads, const float* input)>;
+
+// check_output for a case string's node, against reference_pool_node.
+std::string check_node_output(const PoolNode& node, const std::string& id, PoolRunner& runner) {
+  if (!runner.run()) return runner.error();
+  const std::vector<float>& expected = expected_node_output(node, id);
+  const std::vector<float> values = runner.output_nchw();
+  if (values.size() != expected.size()) return "output has the wrong number of elements";
+  return node.op.reduction == Reduction::kMax
+             ? first_mismatch("output", values.data(), expected.data(), values.size())
+             : first_mismatch_within("output", values.data(), expected.data(), values.size(),
+                                     kRelTolerance, kAbsTolerance);
+}
+
+// bench_pool for a case string's node: a runner that cannot express the node,
+// or whose output differs from the reference, is an error row that says why.
+void bench_node(benchmark::State& state, const PoolNode& node, const std::string& id,
+                const MakeNodeRunner& make_runner) {
+  const std::unique_ptr<PoolRunner> runner =
+      make_runner(node, benchmark_threads(state), test_input(id, node.input_elements()).data());
+  std::string error = runner->error();
+  if (error.empty()) error = check_node_output(node, id, *runner);
+  if (error.empty()) error = runner->not_timed();
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    if (!runner->run()) {
+      state.SkipWithError(runner->error().c_str());
+      break;
+    }
+  }
+  set_byte_counters(state, static_cast<int64_t>(sizeof(float)) * (node.input_elements() + node.output_elements()));
+  state.SetLabel(runner->label());
+}
+
 }  // namespace
+
+void register_node_peers(const PoolNode& node, const PoolCase& name_case) {
+  const std::string id = name_case.id;
+  for (PeerRow& row : peer_rows(node)) {
+    register_pool_benchmark(node.op.name, name_case, row.impl,
+                            [&node, id, make = std::move(row.make)](benchmark::State& state) {
+                              bench_node(state, node, id, make);
+                            });
+  }
+}
 
 // `op` and `pc` must live as long as the program (shapes.h's tables, or
 // user_cases.cpp's), since the benchmarks capture them by reference.
@@ -99,7 +150,7 @@ void register_case(const PoolOpSpec& op, const PoolCase& pc) {
       return make_onnxpool_pool(op, c, /*with_indices=*/true, threads, input);
     });
   }
-  for (OnednnLayout layout : {OnednnLayout::kNchw, OnednnLayout::kNhwc, OnednnLayout::kNChw16c}) {
+  for (OnednnLayout layout : {OnednnLayout::kNchw, OnednnLayout::kNhwc, OnednnLayout::kNChw16c, OnednnLayout::kNChw8c}) {
     if (onednn_has_pooling(op)) {
       add(std::string("onednn_") + onednn_layout_name(layout),
           [&op, layout](const PoolCase& c, int threads, const float* input) {

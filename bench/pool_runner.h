@@ -29,6 +29,9 @@ class PoolRunner {
   // Which code path the implementation picked (e.g. oneDNN's "jit:avx512_core"),
   // shown as the benchmark's label so a slow row can be explained.
   virtual std::string label() const { return std::string(); }
+  // Why the row is checked but not timed (a peer's fallback code that is
+  // never the fastest and would take minutes on the large nodes), or empty.
+  virtual std::string not_timed() const { return std::string(); }
 
   // Non-empty when setup or the last run failed; a runner whose setup failed
   // must not be run.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pool_node.h"
 #include "shapes.h"
 
 namespace onnxpool_bench {
@@ -29,5 +30,13 @@ PoolResult reference_max_pool(const PoolCase& pool_case, const float* input_nchw
 // Sums are taken in double, so the reference is the exact result rounded once.
 PoolResult reference_pool(const PoolOpSpec& op, const PoolCase& pool_case,
                           const float* input_nchw);
+
+// The same semantics for any node of the case strings (pool_node.h): 1-3
+// spatial axes (global ones: any), dilations, the node's count_include_pad
+// (taps inside [-pad_begin, in + pad_end), so not ceil_mode's extension) and
+// p. A window without a tap inside the input is -inf for max and 0/0 = NaN
+// for average, as in ONNX. Values only, channels-first, rounded once from
+// double. bench/peers_test.cpp checks it against tests/reference.
+std::vector<float> reference_pool_node(const PoolNode& node, const float* input_nchw);
 
 }  // namespace onnxpool_bench

@@ -10,18 +10,20 @@
 namespace onnxpool_bench {
 
 // Benchmarks run one at a time on the main thread, so the caches need no lock.
-const AlignedBuffer<float>& test_input(const PoolCase& pc) {
+const AlignedBuffer<float>& test_input(const std::string& id, int64_t elements) {
   static std::map<std::string, AlignedBuffer<float>> inputs;
-  auto it = inputs.find(pc.id);
+  auto it = inputs.find(id);
   if (it == inputs.end()) {
-    AlignedBuffer<float> values(static_cast<size_t>(pc.input_elements()), 0.0f);
+    AlignedBuffer<float> values(static_cast<size_t>(elements), 0.0f);
     std::mt19937 generator(20240601u);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     for (size_t i = 0; i < values.size(); ++i) values[i] = uniform(generator);
-    it = inputs.emplace(pc.id, std::move(values)).first;
+    it = inputs.emplace(id, std::move(values)).first;
   }
   return it->second;
 }
+
+const AlignedBuffer<float>& test_input(const PoolCase& pc) { return test_input(pc.id, pc.input_elements()); }
 
 const PoolResult& expected_output(const PoolOpSpec& op, const PoolCase& pc) {
   static std::map<std::string, PoolResult> results;
@@ -29,6 +31,17 @@ const PoolResult& expected_output(const PoolOpSpec& op, const PoolCase& pc) {
   auto it = results.find(key);
   if (it == results.end()) {
     it = results.emplace(key, reference_pool(op, pc, test_input(pc).data())).first;
+  }
+  return it->second;
+}
+
+const std::vector<float>& expected_node_output(const PoolNode& node, const std::string& id) {
+  static std::map<std::string, std::vector<float>> results;
+  const std::string key = std::string(node.op.name) + "/" + id;
+  auto it = results.find(key);
+  if (it == results.end()) {
+    const float* input = test_input(id, node.input_elements()).data();
+    it = results.emplace(key, reference_pool_node(node, input)).first;
   }
   return it->second;
 }

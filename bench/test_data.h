@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "aligned_buffer.h"
+#include "pool_node.h"
 #include "reference_pool.h"
 #include "shapes.h"
 
@@ -19,6 +21,12 @@ const AlignedBuffer<float>& test_input(const PoolCase& pool_case);
 
 // reference_pool(op, pool_case, test_input(pool_case)).
 const PoolResult& expected_output(const PoolOpSpec& op, const PoolCase& pool_case);
+
+// The same for a case string's node, named by `id` (its string): the values
+// are those test_input(PoolCase) would make for as many elements.
+const AlignedBuffer<float>& test_input(const std::string& id, int64_t elements);
+// reference_pool_node(node, test_input(id, node.input_elements())).
+const std::vector<float>& expected_node_output(const PoolNode& node, const std::string& id);
 
 // Empty when got == want element for element (pooling a max is exact, so no
 // tolerance); otherwise a message naming the first differing element.

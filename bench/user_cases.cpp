@@ -3,12 +3,15 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <string>
 
 #include "bandwidth_floor.h"
 #include "bench_registry.h"
+#include "case_pool_node.h"
 #include "case_string.h"
 #include "onnxpool_case_pool.h"
 #include "pool_bench.h"
+#include "pool_node.h"
 #include "shapes.h"
 
 namespace onnxpool_bench {
@@ -24,17 +27,9 @@ std::deque<PoolCase>& pool_cases() {
   static std::deque<PoolCase> storage;
   return storage;
 }
-
-const PoolOpSpec& suite_op(onnxpool::PoolOp op) {
-  switch (op) {
-    case onnxpool::PoolOp::kMaxPool: return kMaxPool;
-    case onnxpool::PoolOp::kAveragePool: return kAveragePool;
-    case onnxpool::PoolOp::kLpPool: return kLpPool;
-    case onnxpool::PoolOp::kGlobalMaxPool: return kGlobalMaxPool;
-    case onnxpool::PoolOp::kGlobalAveragePool: return kGlobalAveragePool;
-    case onnxpool::PoolOp::kGlobalLpPool: return kGlobalLpPool;
-  }
-  return kMaxPool;
+std::deque<PoolNode>& pool_nodes() {
+  static std::deque<PoolNode> storage;
+  return storage;
 }
 
 bool all_equal(const std::vector<int64_t>& values, int64_t value) {
@@ -44,9 +39,12 @@ bool all_equal(const std::vector<int64_t>& values, int64_t value) {
   return true;
 }
 
-// The case as the suite's PoolCase (what the peers' wrappers take), if it is one.
+// The case as the suite's PoolCase, if it is one: it then gets every row the
+// suite has (onnxpool_operator included). Lp nodes are left to the per-node
+// rows, where each C++ peer says it has no Lp pooling instead of having no row.
 bool as_suite_case(const CaseSpec& spec, PoolCase* pc) {
   if (spec.shape.size() != 4 || spec.type != onnxpool::ElementType::kFloat32) return false;
+  if (spec.op == onnxpool::PoolOp::kLpPool || spec.op == onnxpool::PoolOp::kGlobalLpPool) return false;
   if (spec.p != kLpP || spec.count_include_pad != kCountIncludePad) return false;
   const int64_t n = spec.shape[0], c = spec.shape[1], h = spec.shape[2], w = spec.shape[3];
   if (spec.global) {
@@ -61,8 +59,10 @@ bool as_suite_case(const CaseSpec& spec, PoolCase* pc) {
   return true;
 }
 
-void bench_onnxpool_case(benchmark::State& state, const CaseSpec& spec, bool with_indices) {
-  const std::unique_ptr<PoolRunner> runner = make_onnxpool_case_pool(spec, with_indices, benchmark_threads(state));
+void bench_onnxpool_case(benchmark::State& state, const CaseSpec& spec, bool with_indices,
+                         CaseCall call = CaseCall::kOneShot) {
+  const std::unique_ptr<PoolRunner> runner =
+      make_onnxpool_case_pool(spec, with_indices, benchmark_threads(state), call);
   if (!runner->error().empty() || !runner->run()) {
     state.SkipWithError(runner->error().c_str());
     return;
@@ -79,8 +79,10 @@ void bench_onnxpool_case(benchmark::State& state, const CaseSpec& spec, bool wit
   state.SetLabel(runner->label());
 }
 
-// onnxpool's rows and the floor, for a case no C++ peer takes.
-void register_onnxpool_only(const CaseSpec& spec) {
+// A case the suite's rows do not describe: onnxpool's rows, for float32 every
+// C++ peer row on the node's own geometry (each one timed, or saying why the
+// peer cannot run the node), and the floor.
+void register_node_case(const CaseSpec& spec, const PoolNode& node) {
   // A PoolCase carrying the case's name and its input's size in float32s,
   // which is all the floor reads of it.
   const auto width = static_cast<int64_t>(onnxpool::element_size(spec.type));
@@ -94,6 +96,12 @@ void register_onnxpool_only(const CaseSpec& spec) {
                               bench_onnxpool_case(state, spec, with_indices);
                             });
   }
+  register_pool_benchmark(spec.op_name, bytes_case, "onnxpool_operator", [&spec](benchmark::State& state) {
+    bench_onnxpool_case(state, spec, /*with_indices=*/false, CaseCall::kCreated);
+  });
+  // The peers are set up and checked in float32 only; other types keep no
+  // peer rows, which the reports show as "not run" (register_user_cases says why on stderr).
+  if (spec.type == onnxpool::ElementType::kFloat32) register_node_peers(node, bytes_case);
   register_bandwidth_floor_benchmarks(spec.op_name, bytes_case, width * element_count(spec.output_shape));
 }
 
@@ -109,13 +117,20 @@ bool register_user_cases(const std::vector<std::string>& texts, std::string* err
     PoolCase pc;
     if (as_suite_case(spec, &pc)) {
       register_case(suite_op(spec.op), pool_cases().emplace_back(pc));
-    } else {
-      std::fprintf(stderr,
-                   "onnxpool_bench: %s: onnxpool and the bandwidth floor only (oneDNN and XNNPACK rows "
-                   "are for 2D float32 cases without dilations, ceil_mode, auto_pad or count_include_pad)\n",
-                   spec.text.c_str());
-      register_onnxpool_only(spec);
+      continue;
     }
+    PoolNode node;
+    if (!case_pool_node(spec, &node, error)) return false;
+    // A float32 node gets every peer row (timed, or an error saying why the
+    // peer cannot run it), so only other types are worth a line; tools/main.sh
+    // hides lines with "floor only" from the census's screen output.
+    if (spec.type != onnxpool::ElementType::kFloat32) {
+      std::fprintf(stderr,
+                   "onnxpool_bench: %s: onnxpool and the bandwidth floor only (the benchmark runs "
+                   "oneDNN and XNNPACK in float32 only)\n",
+                   spec.text.c_str());
+    }
+    register_node_case(spec, pool_nodes().emplace_back(std::move(node)));
   }
   return true;
 }

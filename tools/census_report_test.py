@@ -47,15 +47,18 @@ CENSUS = f"""# a census for the test
 """
 cpp = {"context": {"executable": "onnxpool_bench", "cpu_model": "Test CPU 9000", "date": "2030-01-02T03:04:05"},
        "benchmarks":
-       rows("MaxPool", STEM, {"onnxpool": (10.0, 6.0), "onnxpool_indices": (1.0, 1.0),
+       rows("MaxPool", STEM, {"onnxpool_operator": (10.0, 6.0), "onnxpool": (16.0, 12.0),
+                              "onnxpool_indices": (1.0, 1.0),
                               "xnnpack_nhwc": (20.0, 12.0), "onednn_nchw": (15.0, 9.0),
                               "onednn_nhwc": (12.0, 8.0), "floor_read": (5.0, 3.0),
                               "floor_copy": (6.0, 2.0)})
-       + rows("GlobalAveragePool", HEAD, {"onnxpool": (4.0, 3.0), "xnnpack_nhwc": (2.0, 2.0),
+       + rows("GlobalAveragePool", HEAD, {"onnxpool_operator": (4.0, 3.0), "onnxpool": (8.0, 6.0),
+                                          "xnnpack_nhwc": (2.0, 2.0),
                                           "onednn_nchw": "onednn: no jit implementation",
                                           "floor_read": (1.0, 1.0)})
-       + rows("MaxPool", CEIL, {"onnxpool": (60.0, 30.0), "floor_read": (20.0, 10.0)})
-       + rows("MaxPool", "S1", {"onnxpool": (1.0, 1.0)})}  # outside the census: ignored
+       + rows("MaxPool", CEIL, {"onnxpool_operator": (60.0, 30.0), "onnxpool": (60.0, 30.0),
+                                "floor_read": (20.0, 10.0)})
+       + rows("MaxPool", "S1", {"onnxpool_operator": (1.0, 1.0)})}  # outside the census: ignored
 python = {"context": {"executable": "python_peers"}, "benchmarks":
           rows("MaxPool", STEM, {"onnxruntime_nchw": (30.0, 20.0), "torch_nhwc": (8.0, 5.0),
                                  "torch_nchw": (40.0, 30.0), "torch_indices_nhwc": (0.5, 0.5)})
@@ -129,12 +132,14 @@ expect(one is not None and one[1:5] == ["3 of 3", "1.79", "3", "1"],
 expect(two is not None and two[1:5] == ["3 of 3", "1.39", "2", "0"],
        f"2 threads: 1.2, 1.5, 1.5 (1.2 itself is not over 1.2x): {two}")
 expect(one is not None and one[6:8] == ["2 of 2", "1.68"], f"1 thread: models' geomean of 34/26 and 130/60: {one}")
+expect(one is not None and one[8] == "2.64",
+       f"1 thread, the one-shot calls: geomean of 16/8, 8/2 and 60/26 is 2.64: {one}")
 expect("Ignored: 2 benchmarks" in report, "the rows (1 and 2 threads) of a node outside the census are counted as ignored")
 
 # The model sums by the functions directly: a model whose only node runs 5 times.
 results = {"n": {1: census_report.NodeResult(2.0, None, "p_x", 3.0, 1.0, {"p": (3.0, None)})}}
 sums = census_report.model_results({"n": {"m": 5}}, results, [1], ["p"])["m"][1]
-expect(sums["onnxpool"].us == 10.0 and sums["fastest"].us == 15.0 and sums["p"].us == 15.0,
+expect(sums[census_report.OURS].us == 10.0 and sums["fastest"].us == 15.0 and sums["p"].us == 15.0,
        f"5 calls of 2 us and 3 us: {sums}")
 
 if failures:

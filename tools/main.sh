@@ -77,7 +77,7 @@ printf '\n== Census: the pooling nodes of real networks in %s (about 30 minutes)
 printf -- '-- C++: onnxpool, oneDNN, XNNPACK, bandwidth floor (about 17 minutes; onnxpool medians shown)\n'
 "${census_cpp[@]}" --benchmark_out=out/bench/census_onnxpool_bench.json --benchmark_out_format=json 2>&1 \
   | tee out/bench/census_onnxpool_bench.log \
-  | census_progress '/onnxpool/threads:[0-9]+/real_time_median|ERROR OCCURRED|^onnxpool_bench:' 'floor only'
+  | census_progress '/onnxpool/threads:[0-9]+/real_time_median|/onnxpool[a-z_]*/threads:[0-9]+.*ERROR OCCURRED|^onnxpool_bench:' 'floor only'
 printf -- '\n-- Python peers: %s (about 13 minutes; onnxruntime rows and errors shown)\n' "${python_peers[*]}"
 .venv/bin/python "${census_python[@]}" -o out/bench/census_python_peers.json 2>&1 \
   | tee out/bench/census_python_peers.log \

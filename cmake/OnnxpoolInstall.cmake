@@ -27,4 +27,15 @@ if(BUILD_TESTING)
                    "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}" "-DTOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
                    "-DEMULATOR=${emulator}" "-DCXX_COMPILER=${CMAKE_CXX_COMPILER}"
                    -P "${PROJECT_SOURCE_DIR}/cmake/install_smoke_test.cmake")
+  # The selected build links this build's kernels, so only a complete host
+  # build (not a cross, sanitized or borrowing one) runs it.
+  if(NOT CMAKE_CROSSCOMPILING AND NOT ONNXPOOL_SANITIZE AND NOT ONNXPOOL_KERNELS_FROM)
+    add_test(NAME selected_build_app
+             COMMAND "${CMAKE_COMMAND}" -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                     -DWORK_DIR=${CMAKE_BINARY_DIR}/selected-build-test "-DGENERATOR=${CMAKE_GENERATOR}"
+                     "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}" "-DCXX_COMPILER=${CMAKE_CXX_COMPILER}"
+                     "-DHALIDE_DIR=${Halide_DIR}" "-DHALIDE_HELPERS_DIR=${HalideHelpers_DIR}"
+                     "-DPYTHON=${Python3_EXECUTABLE}"
+                     -P "${PROJECT_SOURCE_DIR}/cmake/selected_build_test.cmake")
+  endif()
 endif()

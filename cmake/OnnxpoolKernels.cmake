@@ -30,6 +30,72 @@ set(ONNXPOOL_KERNELS_FROM "" CACHE PATH
 set(ONNXPOOL_ASAN_KERNEL_RANKS 0 1 2 3 CACHE STRING
     "Spatial ranks (0: global kernels) whose kernels keep the asan feature of ONNXPOOL_TARGETS")
 
+# A selected build: only the kernels of these operators, element types and
+# spatial ranks (each "all", or a list separated by commas or semicolons).
+# The CPU variants and GPU backends are selected by ONNXPOOL_TARGETS and
+# ONNXPOOL_GPU_TARGETS. A call outside the selection returns kUnsupported
+# naming it (runtime/plan/operator_setup.cpp).
+set(ONNXPOOL_OPERATORS "all" CACHE STRING
+    "Operators to build kernels for: all, or some of maxpool averagepool lppool globalmaxpool globalaveragepool globallppool")
+set(ONNXPOOL_TYPES "all" CACHE STRING
+    "Element types to build kernels for: all, or some of float32 float16 bfloat16 float64 int8 uint8")
+set(ONNXPOOL_RANKS "all" CACHE STRING "Spatial ranks of the windowed operators' kernels: all, or some of 1 2 3")
+
+# Sets out_var to `value` as a lower-case list, or to `all_values` for "all";
+# stops with the valid names if one is not among them.
+function(onnxpool_selection option all_values out_var)
+  string(REPLACE "," ";" values "${${option}}")
+  string(TOLOWER "${values}" values)
+  list(TRANSFORM values STRIP)
+  list(REMOVE_ITEM values "")
+  if(values STREQUAL "all")
+    set(${out_var} "${all_values}" PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT values)
+    message(FATAL_ERROR "onnxpool: ${option} is empty; give \"all\" or some of: ${all_values}")
+  endif()
+  foreach(value IN LISTS values)
+    if(NOT value IN_LIST all_values)
+      message(FATAL_ERROR "onnxpool: ${option}=${${option}}: '${value}' is not one of: all ${all_values}")
+    endif()
+  endforeach()
+  set(${out_var} "${values}" PARENT_SCOPE)
+endfunction()
+onnxpool_selection(ONNXPOOL_OPERATORS
+                   "maxpool;averagepool;lppool;globalmaxpool;globalaveragepool;globallppool" onnxpool_selected_operators)
+onnxpool_selection(ONNXPOOL_TYPES "float32;float16;bfloat16;float64;int8;uint8" onnxpool_selected_types)
+onnxpool_selection(ONNXPOOL_RANKS "1;2;3" onnxpool_selected_ranks)
+# How the runtime names the selection in its kUnsupported messages; empty for a complete build.
+set(ONNXPOOL_SELECTION_TEXT "")
+foreach(option IN ITEMS ONNXPOOL_OPERATORS ONNXPOOL_TYPES ONNXPOOL_RANKS)
+  if(NOT "${${option}}" STREQUAL "all")
+    string(APPEND ONNXPOOL_SELECTION_TEXT " -D${option}=${${option}}")
+  endif()
+endforeach()
+string(STRIP "${ONNXPOOL_SELECTION_TEXT}" ONNXPOOL_SELECTION_TEXT)
+
+# Whether a kernel (onnxpool_add_kernel's OP, TYPE, RANK and VARIANT) is in
+# the selection. LpPool's range check (rank 0) serves both Lp operators.
+function(onnxpool_kernel_selected op type rank variant out_var)
+  string(REGEX REPLACE "^k" "" op_name "${op}")
+  string(TOLOWER "${op_name}" op_name)
+  string(REGEX REPLACE "^k" "" type_name "${type}")
+  string(TOLOWER "${type_name}" type_name)
+  set(selected FALSE)
+  if(variant STREQUAL "kRangeCheck")
+    if("lppool" IN_LIST onnxpool_selected_operators OR "globallppool" IN_LIST onnxpool_selected_operators)
+      set(selected TRUE)
+    endif()
+  elseif(op_name IN_LIST onnxpool_selected_operators AND (rank EQUAL 0 OR rank IN_LIST onnxpool_selected_ranks))
+    set(selected TRUE)
+  endif()
+  if(NOT type_name IN_LIST onnxpool_selected_types)
+    set(selected FALSE)
+  endif()
+  set(${out_var} ${selected} PARENT_SCOPE)
+endfunction()
+
 # onnxpool_add_kernel(NAME <fn> GENERATOR <registered name> OP <PoolOp suffix>
 #                     TYPE <ElementType suffix> RANK <0|1|2|3> VARIANT <KernelVariant suffix>
 #                     [CPU_ONLY] [FEATURES <Halide target feature>...] PARAMS <k=v>...)
@@ -37,6 +103,10 @@ set(ONNXPOOL_ASAN_KERNEL_RANKS 0 1 2 3 CACHE STRING
 # CPU_ONLY: no kernel for the GPU targets (the runtime uses another variant there).
 function(onnxpool_add_kernel)
   cmake_parse_arguments(ARG "CPU_ONLY" "NAME;GENERATOR;OP;TYPE;RANK;VARIANT" "FEATURES;PARAMS" ${ARGN})
+  onnxpool_kernel_selected(${ARG_OP} ${ARG_TYPE} ${ARG_RANK} ${ARG_VARIANT} selected)
+  if(NOT selected)
+    return()
+  endif()
   set(features user_context no_runtime ${ARG_FEATURES})
   list(JOIN features "-" features)
   set(runs "")
@@ -114,6 +184,7 @@ function(onnxpool_add_kernel)
   list(JOIN runs ", " runs)
   list(JOIN metadata ", " metadata)
   list(JOIN knob_texts ", " knob_texts)
+  set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_NAMES "\"${ARG_NAME}\"")
   set_property(GLOBAL APPEND PROPERTY ONNXPOOL_KERNEL_ENTRIES
                "{PoolOp::${ARG_OP}, ElementType::${ARG_TYPE}, ${ARG_RANK}, KernelVariant::${ARG_VARIANT}, {${runs}}, {${metadata}}, \"${ARG_NAME}\", {${knob_texts}}},")
   # What tools/tune.sh needs to generate this kernel on its own.
@@ -131,6 +202,10 @@ endfunction()
 # Writes the table the runtime looks kernels up in; call after all kernels.
 function(onnxpool_write_kernel_table out_file)
   get_property(entries GLOBAL PROPERTY ONNXPOOL_KERNEL_ENTRIES)
+  if(NOT entries)
+    message(FATAL_ERROR "onnxpool: the selection ${ONNXPOOL_SELECTION_TEXT} has no kernel (e.g. the integer types "
+                        "have MaxPool kernels only)")
+  endif()
   get_property(headers GLOBAL PROPERTY ONNXPOOL_KERNEL_HEADERS)
   list(JOIN headers "\n" ONNXPOOL_KERNEL_INCLUDES)
   list(JOIN entries "\n    " ONNXPOOL_KERNEL_ROWS)
@@ -166,7 +241,20 @@ function(onnxpool_write_kernel_table out_file)
     endif()
     file(READ "${theirs}" their_table)
     file(READ "${out_file}" our_table)
-    if(NOT their_table STREQUAL our_table)
+    # A selected build may link some of a complete build's kernels: its
+    # targets must be the first of theirs (the CPU ones come first, so a
+    # selection without GPU targets qualifies) and each of its kernels theirs.
+    set(subset TRUE)
+    if(ONNXPOOL_SELECTION_TEXT)
+      get_property(names GLOBAL PROPERTY ONNXPOOL_KERNEL_NAMES)
+      foreach(text IN LISTS names ONNXPOOL_TARGET_ROWS_TEXT)
+        string(FIND "${their_table}" "${text}" at)
+        if(at EQUAL -1)
+          set(subset FALSE)
+        endif()
+      endforeach()
+    endif()
+    if(NOT (their_table STREQUAL our_table OR (ONNXPOOL_SELECTION_TEXT AND subset)))
       message(FATAL_ERROR "onnxpool: the kernels of ONNXPOOL_KERNELS_FROM=${ONNXPOOL_KERNELS_FROM} are not this "
                           "build's (its ${theirs} differs from ${out_file}: other targets, options or tuning "
                           "tables); reconfigure it, or build without ONNXPOOL_KERNELS_FROM")

@@ -60,6 +60,7 @@ enum Flag : uint8_t {
   kYTypeOff = 16,
   kIndicesNotInt64 = 32,
   kTwoThreads = 64,
+  kCallerPool = 128,
 };
 
 constexpr size_t kMaxRank = 8;
@@ -159,6 +160,7 @@ ApiCase decode_api_case(const uint8_t* data, size_t size) {
   c.mistakes.y_type_off = (flags & kYTypeOff) != 0;
   c.mistakes.indices_not_int64 = (flags & kIndicesNotInt64) != 0;
   c.threads = (flags & kTwoThreads) != 0 ? 2 : 1;
+  c.caller_pool = (flags & kCallerPool) != 0;
   const size_t rank = in.byte() % kMaxRank;
   for (size_t i = 0; i < rank; ++i) c.x_shape.push_back(in.value());
   const size_t attribute_count = in.byte() % kMaxAttributes;
@@ -204,6 +206,7 @@ std::vector<uint8_t> encode_api_case(const ApiCase& c) {
   if (c.mistakes.y_type_off) flags |= kYTypeOff;
   if (c.mistakes.indices_not_int64) flags |= kIndicesNotInt64;
   if (c.threads == 2) flags |= kTwoThreads;
+  if (c.caller_pool) flags |= kCallerPool;
   out.byte(flags);
   out.byte(static_cast<uint8_t>(c.x_shape.size()));
   for (int64_t d : c.x_shape) out.value(d);
@@ -261,7 +264,7 @@ std::string ApiCase::describe() const {
   if (mistakes.y_shape_off) s += " Y shape off by one";
   if (mistakes.y_type_off) s += " Y type off";
   if (mistakes.indices_not_int64) s += " Indices not int64";
-  s += " threads " + std::to_string(threads) + " values seed " + std::to_string(value_seed);
+  s += " threads " + std::to_string(threads) + (caller_pool ? " on a caller's pool" : "") + " values seed " + std::to_string(value_seed);
   return s;
 }
 

@@ -45,6 +45,9 @@ struct ApiCase {
   Mistakes mistakes;
   uint64_t value_seed = 0;  // X's contents (support/value_fills.h)
   int threads = 1;          // set_num_threads before the call: 1 or 2
+  // Instead, a caller's pool (use_thread_pool) of `threads` + 1 threads that
+  // runs every task on the calling thread, last first.
+  bool caller_pool = false;
 
   // Readable, for failure reports and the regression tests' names.
   std::string describe() const;

@@ -33,6 +33,20 @@ using Kind = onnxpool::Attributes::Kind;
 
 namespace {
 
+void run_last_first(void*, onnxpool::ParallelTask task, void* context, size_t count) {
+  for (size_t i = count; i-- > 0;) task(context, i);
+}
+
+// Where the case's kernel loops run: onnxpool's own threads, or a caller's
+// pool that runs every task on the calling thread, last first.
+void use_threads(const ApiCase& c) {
+  if (!c.caller_pool) {
+    onnxpool::set_num_threads(c.threads);
+    return;
+  }
+  onnxpool::use_thread_pool(onnxpool::ThreadPool{run_last_first, nullptr, c.threads + 1});
+}
+
 // What the fuzzer runs and checks against the reference: small enough that
 // the plain reference (one loop over outputs x taps) keeps up with libFuzzer.
 constexpr int64_t kMaxRunElements = int64_t{1} << 16;  // of X, and of Y
@@ -320,7 +334,7 @@ class Checker {
     const std::vector<int64_t> y_shape(std::max<size_t>(c_.x_shape.size(), 3), 1);
     GuardedBuffer y(8 * 1);
     const onnxpool::TensorView Y(y.data(), c_.type, y_shape);
-    onnxpool::set_num_threads(c_.threads);
+    use_threads(c_);
     const Status status = onnxpool::pool(attributes, X, Y, nullptr);
     if (status) return fail("infer_output_shape refused the node but the operator ran it", status);
     if (status.code() == StatusCode::kInternal) return fail("the operator failed internally", status);
@@ -377,7 +391,7 @@ class Checker {
     const bool has_kernels = onnxpool_test::is_global_pool(c_.op) || c_.x_shape.size() <= 5;
     const bool must_run = !mistaken && onnx_takes_type(c_.op, c_.type) && has_kernels;
 
-    onnxpool::set_num_threads(c_.threads);
+    use_threads(c_);
     const int64_t taps_before = onnxpool::detail::window_taps_evaluated();
     const Status status = onnxpool::pool(attributes, X_view, Y_view, c_.with_indices ? &Indices_view : nullptr);
     const double taps = static_cast<double>(onnxpool::detail::window_taps_evaluated() - taps_before);

@@ -374,6 +374,13 @@ std::vector<HostileCase> build() {
       {"maxpool_two_threads", changed(call(max, f32, {2, 3, 9, 9}, {ints("kernel_shape", {3, 3}), ints("pads", {1, 1, 1, 1})}),
                                       [](ApiCase& c) { c.threads = 2; }),
        Outcome::kRunsAndMatches},
+      {"averagepool_caller_pool",
+       changed(call(avg, f32, {2, 3, 9, 9}, {ints("kernel_shape", {3, 3}), ints("pads", {1, 1, 1, 1})}),
+               [](ApiCase& c) {
+                 c.threads = 2;
+                 c.caller_pool = true;
+               }),
+       Outcome::kRunsAndMatches},
   };
 }
 

@@ -90,7 +90,7 @@ TEST_F(GlobalPoolBlocking, TheRuntimeGrainKeepsVectorsOfPlanesWhole) {
   for (const PlaneBatch& batch : kBatches) {
     for (int threads : {1, 2, 3}) {
       ASSERT_TRUE(onnxpool::set_num_threads(threads));
-      const int64_t grain = onnxpool::detail::global_planes_per_task(batch.plane_size, batch.planes,
+      const int64_t grain = onnxpool::detail::global_planes_per_task(batch.plane_size, batch.planes, true,
                                                                      current_settings());
       EXPECT_EQ(grain % kWidestVectorOfPlanes, 0) << batch.planes << " planes of " << batch.plane_size;
       EXPECT_GE(grain, 1);
@@ -100,13 +100,18 @@ TEST_F(GlobalPoolBlocking, TheRuntimeGrainKeepsVectorsOfPlanesWhole) {
   // The 512-plane batch is split (at 1 thread already), so the kernels'
   // task loop is exercised, including a short last task at 2 threads.
   ASSERT_TRUE(onnxpool::set_num_threads(1));
-  EXPECT_LT(onnxpool::detail::global_planes_per_task(196, 512, current_settings()), 512);
+  EXPECT_LT(onnxpool::detail::global_planes_per_task(196, 512, true, current_settings()), 512);
   ASSERT_TRUE(onnxpool::set_num_threads(2));
-  EXPECT_NE(512 % onnxpool::detail::global_planes_per_task(196, 512, current_settings()), 0);
+  EXPECT_NE(512 % onnxpool::detail::global_planes_per_task(196, 512, true, current_settings()), 0);
   // Plane counts with fewer factors of two get the factors they have.
   ASSERT_TRUE(onnxpool::set_num_threads(1));
-  EXPECT_EQ(onnxpool::detail::global_planes_per_task(196, 8 * 75, current_settings()) % 16, 8);
-  EXPECT_EQ(onnxpool::detail::global_planes_per_task(49, 7, current_settings()), 7);
+  EXPECT_EQ(onnxpool::detail::global_planes_per_task(196, 8 * 75, true, current_settings()) % 16, 8);
+  EXPECT_EQ(onnxpool::detail::global_planes_per_task(49, 7, true, current_settings()), 7);
+  // The summing kernels take no vectors of planes: EfficientNet's 16 planes
+  // of 120x120 split between 2 threads.
+  ASSERT_TRUE(onnxpool::set_num_threads(2));
+  EXPECT_EQ(onnxpool::detail::global_planes_per_task(120 * 120, 16, true, current_settings()), 16);
+  EXPECT_LT(onnxpool::detail::global_planes_per_task(120 * 120, 16, false, current_settings()), 16);
 }
 
 // The case against the reference at 1 thread; then the same bits at 2 and

@@ -6,3 +6,4 @@
 #include "onnxpool/pooling.h"
 #include "onnxpool/status.h"
 #include "onnxpool/tensor.h"
+#include "onnxpool/thread_pool.h"

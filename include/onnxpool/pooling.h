@@ -62,7 +62,9 @@ Status pool(const PoolAttributes& attributes, const TensorView& X, const TensorV
             const TensorView* Indices = nullptr);
 
 // Threads used by the kernels; 0 means one per hardware thread (the default).
-// Returns invalid_argument for a negative count.
+// Returns invalid_argument for a negative count. After use_thread_pool
+// (onnxpool/thread_pool.h) it goes back to onnxpool's own threads, and
+// num_threads() is the caller's pool's count until then.
 Status set_num_threads(int threads);
 int num_threads();
 

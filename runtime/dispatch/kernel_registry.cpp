@@ -25,6 +25,8 @@ KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t targe
 }
 #endif
 
+const char* build_selection() { return kBuildSelection; }
+
 size_t kernel_count() { return sizeof(kKernelTable) / sizeof(kKernelTable[0]); }
 
 const KernelEntry& kernel_at(size_t index) { return kKernelTable[index]; }

@@ -61,6 +61,10 @@ KernelFunctions replace_kernel_functions(const KernelEntry& kernel, size_t targe
 #endif
 
 // The kernel table as an indexable list, for per-kernel caches.
+// The CMake options that selected this build's kernels, e.g.
+// "-DONNXPOOL_TYPES=float32"; empty for a complete build.
+const char* build_selection();
+
 size_t kernel_count();
 const KernelEntry& kernel_at(size_t index);
 size_t kernel_index(const KernelEntry& kernel);

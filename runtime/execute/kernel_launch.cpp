@@ -197,10 +197,12 @@ Status gpu_failure(PoolOp op, Backend backend, const CallContext& context, int r
 
 }  // namespace
 
-int64_t global_planes_per_task(int64_t plane_size, int64_t planes, const LaunchSettings& settings) {
+int64_t global_planes_per_task(int64_t plane_size, int64_t planes, bool vectors_of_planes,
+                               const LaunchSettings& settings) {
+  const int64_t per_task = pick_planes_per_task(plane_size, planes, settings);
+  if (!vectors_of_planes) return per_task;
   int64_t block = 1;
   while (block < kWidestGlobalBlock && planes % (block * 2) == 0) block *= 2;
-  const int64_t per_task = pick_planes_per_task(plane_size, planes, settings);
   return (per_task + block - 1) / block * block;
 }
 
@@ -421,7 +423,7 @@ static Status launch_on_target(const KernelCall& call) {
     halide_buffer_t* outputs[2] = {&output0.buffer, &output1.buffer};
     // Declared after the buffers, so it releases their GPU copies before they go.
     DeviceBinding binding(backend, user_context);
-    int64_t wanted = global ? global_planes_per_task(g.input_plane_size(), count, call.settings)
+    int64_t wanted = global ? global_planes_per_task(g.input_plane_size(), count, split_off_odd_planes, call.settings)
                      : flat ? pick_planes_per_task(g.input_plane_size(), count, call.settings)
                             : pick_rows_per_task(g, count, rows_capped(call), call.settings);
     // A windowed task's scratch grows with its grain (scratch_allocator.h).

@@ -120,11 +120,14 @@ int64_t window_taps_evaluated();
 #endif
 
 // Planes per parallel task for a global kernel over `planes` planes of
-// `plane_size` elements: a multiple of the largest power of two, at most 16,
-// that divides `planes`. The CPU global kernels reduce a vector's worth of
-// planes at once when the call's plane count and this grain are multiples
-// of it (generators/schedules/global_cpu_schedule.cpp), so every target's
-// vector width is served.
-int64_t global_planes_per_task(int64_t plane_size, int64_t planes, const LaunchSettings& settings);
+// `plane_size` elements. With `vectors_of_planes` (GlobalMaxPool's CPU
+// kernels, which reduce a vector's worth of planes at once when the call's
+// plane count and this grain are multiples of it,
+// generators/schedules/global_cpu_schedule.cpp): a multiple of the largest
+// power of two, at most 16, that divides `planes`, so every target's vector
+// width is served. The summing kernels go one plane at a time, and 16 planes
+// of 120x120 get more than one task.
+int64_t global_planes_per_task(int64_t plane_size, int64_t planes, bool vectors_of_planes,
+                               const LaunchSettings& settings);
 
 }  // namespace onnxpool::detail

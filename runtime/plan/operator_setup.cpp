@@ -32,6 +32,14 @@ Status find_operator_kernel(PoolOp op, const TensorView& X, const WindowGeometry
   }
   *kernel = find_kernel(op, X.type, global ? 0 : rank, variant);
   if (*kernel != nullptr) return Status::ok();
+  const bool integer = X.type == ElementType::kInt8 || X.type == ElementType::kUInt8;
+  const bool onnx_type = op == PoolOp::kMaxPool || !integer;
+  if (onnx_type && build_selection()[0] != '\0') {
+    const std::string axes = global ? std::string() : " with " + std::to_string(rank) + " spatial axes";
+    return Status::unsupported(std::string(op_name(op)) + ": this build of onnxpool has no " +
+                               element_type_name(X.type) + " kernel for " + op_name(op) + axes +
+                               "; it was built with " + build_selection());
+  }
   const char* supported = op == PoolOp::kMaxPool ? "float32, float16, bfloat16, float64, int8 and uint8"
                                                  : "float32, float16, bfloat16 and float64";
   return Status::unsupported(std::string(op_name(op)) + ": X has element type " + element_type_name(X.type) + "; " +

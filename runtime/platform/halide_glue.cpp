@@ -14,6 +14,8 @@
 #include "execute/cuda_context.h"
 #include "execute/device_allocations.h"
 #include "onnxpool/pooling.h"
+#include "onnxpool/thread_pool.h"
+#include "platform/caller_pool.h"
 #include "platform/scratch_allocator.h"
 #include "platform/thread_pool.h"
 
@@ -31,7 +33,7 @@ void on_halide_error(void* user_context, const char* message) {
 
 // Halide's parallel loops: the thread pool's, then the call's scratch pool
 // hears that the loop is over (CallScratch::after_parallel_loop).
-int do_par_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
+int do_par_for(void* user_context, LoopTask task, int min, int size, uint8_t* closure) {
   const int result = parallel_for(user_context, task, min, size, closure);
   if (user_context != nullptr) static_cast<CallContext*>(user_context)->scratch.pool().after_parallel_loop();
   return result;
@@ -74,13 +76,34 @@ Status set_num_threads(int threads) {
     detail::ensure_halide_configured();
     detail::g_threads.store(threads);
     detail::apply_thread_count();
+    detail::set_caller_pool(nullptr);
     return Status::ok();
   });
 }
 
 int num_threads() {
+  if (const ThreadPool* pool = detail::caller_pool()) return pool->threads;
   const int n = detail::g_threads.load();
   return n == 0 ? detail::hardware_threads() : n;
 }
+
+Status use_thread_pool(const ThreadPool& pool) {
+  return detail::guarded_call("use_thread_pool", [&] {
+    if (pool.parallel_for == nullptr) return Status::invalid_argument("use_thread_pool: 'parallel_for' is null");
+    if (pool.threads < 1) {
+      return Status::invalid_argument("use_thread_pool: 'threads' must be >= 1 (the threads that may run tasks at "
+                                      "once, the calling one included), got " + std::to_string(pool.threads));
+    }
+    detail::ensure_halide_configured();
+    // The pool first, then the own threads stop: a job that starts between
+    // the two finds the caller's pool under the own pool's lock
+    // (thread_pool.cpp) and starts no thread.
+    detail::set_caller_pool(&pool);
+    detail::stop_own_threads();
+    return Status::ok();
+  });
+}
+
+bool uses_caller_thread_pool() { return detail::caller_pool() != nullptr; }
 
 }  // namespace onnxpool

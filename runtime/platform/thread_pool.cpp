@@ -1,5 +1,7 @@
 #include "platform/thread_pool.h"
 
+#include "platform/caller_pool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -42,7 +44,7 @@ struct alignas(64) Share {
 };
 
 struct Job {
-  ParallelTask task;
+  LoopTask task;
   void* user_context;
   uint8_t* closure;
   int min, size;
@@ -202,7 +204,7 @@ bool tasks_last_first() { return g_last_first.load(std::memory_order_relaxed); }
 bool tasks_last_first() { return false; }
 #endif
 
-int run_serially(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
+int run_serially(void* user_context, LoopTask task, int min, int size, uint8_t* closure) {
   const bool last_first = tasks_last_first();
   for (int i = 0; i < size; ++i) {
     const int r = task(user_context, min + (last_first ? size - 1 - i : i), closure);
@@ -219,6 +221,14 @@ void set_parallel_threads(int threads) {
 }
 
 TaskThread this_task_thread() { return t_task_thread; }
+
+TaskThreadScope::TaskThreadScope(TaskThread thread) : outer_(t_task_thread) { t_task_thread = thread; }
+TaskThreadScope::~TaskThreadScope() { t_task_thread = outer_; }
+
+void stop_own_threads() {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  g_pool.reset();
+}
 
 #ifdef ONNXPOOL_TEST_HOOKS
 void refuse_thread_starts_for_testing(int after, int count) {
@@ -241,17 +251,24 @@ void stop_pool_for_testing() {
 }
 #endif
 
-int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure) {
-  if (size <= 1 || g_wanted_threads.load() == 1) return run_serially(user_context, task, min, size, closure);
+int parallel_for(void* user_context, LoopTask task, int min, int size, uint8_t* closure) {
+  if (size <= 1) return run_serially(user_context, task, min, size, closure);
   // A loop inside one of the pool's tasks runs on that task's thread: its
   // caller may hold g_pool_mutex already, and locking a std::mutex the thread
-  // owns, even with try_lock, is undefined. (Inside a job, the loop's width
-  // is at least 2; outside, 1.)
+  // owns, even with try_lock, is undefined; a caller's pool need not be
+  // re-entrant. (Inside a job, the loop's width is at least 2; outside, 1.)
   if (t_task_thread.threads > 1) return run_serially(user_context, task, min, size, closure);
+  if (const ThreadPool* pool = caller_pool()) {
+    if (pool->threads <= 1) return run_serially(user_context, task, min, size, closure);
+    return run_on_caller_pool(*pool, user_context, task, min, size, closure);
+  }
+  if (g_wanted_threads.load() == 1) return run_serially(user_context, task, min, size, closure);
   // Another caller holds the pool: run this job on the calling thread
   // rather than queue behind it (the machine's cores are busy anyway).
   std::unique_lock<std::mutex> lock(g_pool_mutex, std::try_to_lock);
   if (!lock.owns_lock()) return run_serially(user_context, task, min, size, closure);
+  // use_thread_pool ran since the check above: start no thread of our own.
+  if (caller_pool() != nullptr) return run_serially(user_context, task, min, size, closure);
   const int wanted = g_wanted_threads.load();
   if (!g_pool || g_pool_threads != wanted) {
     g_pool.reset();

@@ -15,8 +15,8 @@ namespace onnxpool::detail {
 
 // Halide's halide_do_par_for signature: runs task(user_context, i, closure)
 // for i in [min, min + size); returns 0 or the first non-zero task result.
-using ParallelTask = int (*)(void* user_context, int task_number, uint8_t* closure);
-int parallel_for(void* user_context, ParallelTask task, int min, int size, uint8_t* closure);
+using LoopTask = int (*)(void* user_context, int task_number, uint8_t* closure);
+int parallel_for(void* user_context, LoopTask task, int min, int size, uint8_t* closure);
 
 // Inside a task of a parallel job: how many threads may run the job's
 // tasks at once (its threads, or its task count if smaller), and which of
@@ -28,6 +28,22 @@ struct TaskThread {
   int threads = 1;
 };
 TaskThread this_task_thread();
+
+// Makes this thread thread `thread.index` of a job of `thread.threads` for
+// the scope's lifetime: for jobs that another pool runs (caller_pool.h).
+class TaskThreadScope {
+ public:
+  explicit TaskThreadScope(TaskThread thread);
+  ~TaskThreadScope();
+  TaskThreadScope(const TaskThreadScope&) = delete;
+  TaskThreadScope& operator=(const TaskThreadScope&) = delete;
+
+ private:
+  TaskThread outer_;
+};
+
+// Stops the pool's threads (a caller's pool takes the jobs from now on).
+void stop_own_threads();
 
 // Total threads including the caller; takes effect for the next job. When
 // the system refuses the pool's threads, jobs run on the calling thread

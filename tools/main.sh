@@ -59,9 +59,10 @@ printf -- '\n-- Python peers: %s (about 2 minutes; with TVM, its first tuning on
 printf '\nTable: out/bench/report.md, plot: out/bench/report.png, onnxpool outputs: out/onnx-results/\n'
 
 # The census: every pooling node of torchvision's models and YOLO's SPPF, as
-# the networks run them. About 3750 C++ benchmarks: 3 repetitions of 0.04 s
-# after a 0.02 s warm-up keep the C++ run near 17 minutes on 2 cores (AMD EPYC
-# Zen 3), and a median of 3 is enough to rank a node against its peers.
+# the networks run them. About 5200 C++ benchmarks: 3 repetitions of 0.04 s
+# after a 0.02 s warm-up keep the C++ run near 26 minutes on 2 cores (AMD EPYC
+# Zen 3; oneDNN's plain nchw code on the large 3D nodes is most of it), and a
+# median of 3 is enough to rank a node against its peers.
 # Indices rows are left out (no network here asks MaxPool for them), and so is
 # TVM's MetaSchedule: its tuning per case would take 5 hours over 196 nodes.
 # The full output goes to logs; the screen gets one line per node and thread
@@ -73,8 +74,8 @@ census_cpp=(build/bench/onnxpool_bench --cases-file "$census" --benchmark_repeti
             --benchmark_min_time=0.04 --benchmark_min_warmup_time=0.02 --benchmark_filter=-_indices)
 census_python=(bench/python_peers.py --cases-file "$census" --peers "$(IFS=,; echo "${python_peers[*]}")"
                --repetitions 3 --min-time 0.04 --warmup 0.02 --filter='-_indices|tvm_metaschedule')
-printf '\n== Census: the pooling nodes of real networks in %s (about 30 minutes)\n' "$census"
-printf -- '-- C++: onnxpool, oneDNN, XNNPACK, bandwidth floor (about 17 minutes; onnxpool medians shown)\n'
+printf '\n== Census: the pooling nodes of real networks in %s (about 40 minutes)\n' "$census"
+printf -- '-- C++: onnxpool, oneDNN, XNNPACK, bandwidth floor (about 26 minutes; onnxpool medians shown)\n'
 "${census_cpp[@]}" --benchmark_out=out/bench/census_onnxpool_bench.json --benchmark_out_format=json 2>&1 \
   | tee out/bench/census_onnxpool_bench.log \
   | census_progress '/onnxpool/threads:[0-9]+/real_time_median|/onnxpool[a-z_]*/threads:[0-9]+.*ERROR OCCURRED|^onnxpool_bench:' 'floor only'

@@ -52,31 +52,37 @@ std::string check_output(const PoolOpSpec& op, const PoolCase& pc, PoolRunner& r
   return first_mismatch("Indices", indices.data(), expected.indices.data(), indices.size());
 }
 
+// Times `runner` once `error` (its setup's, or its check's) is empty and it
+// asks to be timed; otherwise the row is an error that says why. True if
+// the row was timed.
+bool time_checked_runner(benchmark::State& state, PoolRunner& runner, std::string error) {
+  if (error.empty()) error = runner.not_timed();
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return false;
+  }
+  for (auto _ : state) {
+    if (!runner.run()) {
+      state.SkipWithError(runner.error().c_str());
+      return false;
+    }
+  }
+  state.SetLabel(runner.label());
+  return true;
+}
+
 void bench_pool(benchmark::State& state, const PoolOpSpec& op, const PoolCase& pc,
                 const MakeRunner& make_runner) {
   const std::unique_ptr<PoolRunner> runner =
       make_runner(pc, benchmark_threads(state), test_input(pc).data());
   std::string error = runner->error();
   if (error.empty()) error = check_output(op, pc, *runner);
-  if (error.empty()) error = runner->not_timed();
-  if (!error.empty()) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
-
-  for (auto _ : state) {
-    if (!runner->run()) {
-      state.SkipWithError(runner->error().c_str());
-      break;
-    }
-  }
-
+  if (!time_checked_runner(state, *runner, error)) return;
   const int64_t indices_bytes =
       runner->has_indices() ? pc.output_elements() * static_cast<int64_t>(sizeof(int64_t)) : 0;
   set_byte_counters(
       state, static_cast<int64_t>(sizeof(float)) * (pc.input_elements() + pc.output_elements()) +
                  indices_bytes);
-  state.SetLabel(runner->label());
 }
 
 using MakeNodeRunner =
@@ -102,19 +108,8 @@ void bench_node(benchmark::State& state, const PoolNode& node, const std::string
       make_runner(node, benchmark_threads(state), test_input(id, node.input_elements()).data());
   std::string error = runner->error();
   if (error.empty()) error = check_node_output(node, id, *runner);
-  if (error.empty()) error = runner->not_timed();
-  if (!error.empty()) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
-  for (auto _ : state) {
-    if (!runner->run()) {
-      state.SkipWithError(runner->error().c_str());
-      break;
-    }
-  }
+  if (!time_checked_runner(state, *runner, error)) return;
   set_byte_counters(state, static_cast<int64_t>(sizeof(float)) * (node.input_elements() + node.output_elements()));
-  state.SetLabel(runner->label());
 }
 
 }  // namespace

@@ -3,12 +3,7 @@
 # Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM, CXX_COMPILER; for a
 # cross build also TOOLCHAIN_FILE and EMULATOR ('|'-separated command).
 file(REMOVE_RECURSE "${WORK_DIR}")
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
 # The installed library carries no test hook (they are onnxpool_testing's).
 file(GLOB_RECURSE archives "${WORK_DIR}/prefix/*libonnxpool.a")

@@ -7,12 +7,7 @@
 # Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, MAKE_PROGRAM, CXX_COMPILER,
 # HALIDE_DIR, HALIDE_HELPERS_DIR, PYTHON.
 file(REMOVE_RECURSE "${WORK_DIR}")
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
 set(selection -DONNXPOOL_OPERATORS=maxpool,globalaveragepool -DONNXPOOL_TYPES=float32 -DONNXPOOL_RANKS=2)
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}" "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}"
     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" ${selection}

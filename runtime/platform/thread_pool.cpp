@@ -1,7 +1,5 @@
 #include "platform/thread_pool.h"
 
-#include "platform/caller_pool.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -12,6 +10,8 @@
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#include "platform/caller_pool.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "support/cpu_variants.h"
 #include "support/float_type_info.h"
 #include "support/pool_cases.h"
+#include "support/plan_verdict.h"
 #include "support/pool_check.h"
 #include "support/random.h"
 #include "support/tensor_compare.h"
@@ -52,10 +52,7 @@ bool takes_long_planes(const Ints& shape, ElementType type, const PlanContext& c
 }
 
 std::string declined_because(const Ints& shape, const PlanContext& context) {
-  for (const auto& v : plan_mean(shape, ElementType::kFloat32, context).verdicts) {
-    if (std::strcmp(v.candidate, "long planes") == 0) return v.declined_because ? v.declined_because : "accepted";
-  }
-  return "not weighed";
+  return verdict(plan_mean(shape, ElementType::kFloat32, context), "long planes");
 }
 
 TEST(LongPlanesChoice, LongPlanesWithShortTailsOnly) {

@@ -3,7 +3,6 @@
 // this machine may not have (PlanContext::for_cpu_variant).
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "plan/plan.h"
 #include "support/forced_segments.h"
 #include "support/kernel_buffer_limit.h"
+#include "support/plan_verdict.h"
 
 namespace onnxpool_test {
 namespace {
@@ -51,15 +51,6 @@ Plan planned(const Node& node, const Ints& x_shape, ElementType type = ElementTy
   const Status s = plan_node(node, x_shape, type, with_indices, context, &plan);
   EXPECT_TRUE(s) << s.message();
   return plan;
-}
-
-// The verdict on `candidate`: "accepted", the reason it was declined, or
-// "not weighed".
-std::string verdict(const Plan& plan, const char* candidate) {
-  for (const auto& v : plan.verdicts) {
-    if (std::strcmp(v.candidate, candidate) == 0) return v.declined_because ? v.declined_because : "accepted";
-  }
-  return "not weighed";
 }
 
 CpuVariant variant_of(int target) {

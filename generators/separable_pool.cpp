@@ -34,7 +34,8 @@ const SeparableStages& add_separable_reduction(SeparablePool& pool, const TapRed
 
   // Stage 1 (`rows`): reduce over every spatial axis but x, into a row
   // that holds every x the windows touch, padding included, so that no read
-  // is ever clamped along x (design.md §3 and §6). The input's own x range
+  // is ever clamped along x (docs/design-decisions.md, "Row buffer and
+  // padding"). The input's own x range
   // is written once, by the reduction; only the padding columns are written
   // with the identity. (An identity fill of the whole row, then combining
   // every tap into it, cost a fill store plus a load per entry, and for

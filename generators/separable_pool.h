@@ -3,7 +3,8 @@
 // A window reduction is separable: first reduce along every spatial axis but
 // the fastest (`rows`: one value per x, padding included, per output row),
 // then reduce along x (`window`). No stage clamps a vector index, so no lane
-// gathers; the padding lives in the row buffer (design.md §3 and §6).
+// gathers; the padding lives in the row buffer (docs/design-decisions.md,
+// "Row buffer and padding").
 #pragma once
 
 #include <functional>

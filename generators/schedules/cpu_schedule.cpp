@@ -6,7 +6,8 @@
 //     for each x vector:   window      (accumulates in registers)
 //                          output
 // The row buffer is allocated once per task (store_at the task loop): a heap
-// allocation per row cost 1.7x on S1 (design.md §6).
+// allocation per row cost 1.7x on S1 (docs/design-decisions.md, "Row buffer
+// and padding").
 #include "cpu_schedule.h"
 
 namespace onnxpool::gen {

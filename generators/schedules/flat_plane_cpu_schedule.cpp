@@ -75,10 +75,9 @@ void schedule_flat_plane_pool_cpu(FlatPlanePool& pool, const CpuTiling& tiling) 
     reduce.vectorize(i, vector_size, TailStrategy::GuardWithIf);
 
     // One plane's block, reused by each plane of the task: the same size for
-    // every task, the last included (see cpu_schedule.cpp's rows). Stored for
-    // all of the task's planes instead (24 on S4 at 2 threads), AveragePool
-    // S4 took 1.1x the time (Intel Xeon 6/167, 2026-12-07, 1 and 2 threads,
-    // old and new library in alternating processes, medians of 10-12 pairs).
+    // every task, the last included (see cpu_schedule.cpp's rows); it also
+    // stays in L1, where a task's 24 planes of it did not (AveragePool S4
+    // was slower: docs/design-decisions.md, "Scratch allocator").
     s.columns.compute_at(out, plane_in_task).store_at(out, task).fold_storage(plane, 1);
     schedule_column_update(s.columns, 0, s.edge_rows.x, s.edge_column, pool, vector_size);
     schedule_column_update(s.columns, 1, s.interior.x, s.interior_column, pool, vector_size);

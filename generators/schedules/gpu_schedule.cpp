@@ -17,13 +17,11 @@
 // consecutive elements); the fold tree halves them in shared memory and one
 // thread adds the tail; one thread writes the result.
 //
-// Measured: correct on PoCL (OpenCL on the CPU) and on an NVIDIA H200 (CUDA,
-// every test and conformance case, tools/gpu_check.sh). Speed on the H200
-// (bench/results/h200_cuda_2026-11-30.md): 1.0-1.8x PyTorch's time on S1-S7,
-// every call 15-25 us, mostly launches; S2 (S1 at batch 32) 201 us against
-// PyTorch's 116. The tile sizes (GpuTiling, gpu_schedule.h) are the
-// conventional starting point (a warp along x), not tuned ones: the GPU
-// machine's 15 minutes went to correctness and the first timings.
+// Correct on PoCL (OpenCL on the CPU) and on CUDA (every test and
+// conformance case, tools/gpu_check.sh). The tile sizes (GpuTiling,
+// gpu_schedule.h) are the conventional starting point (a warp along x), not
+// tuned ones; the timings are in docs/design-decisions.md, "GPU schedules
+// and types".
 #include "gpu_schedule.h"
 
 namespace onnxpool::gen {

@@ -173,6 +173,8 @@ const std::vector<ScratchNode>& scratch_nodes() {
          {2, 2, 2}, {1, 1, 1, 1, 1, 1}}},
         {{"MaxPool uint8 3D Indices", PoolOp::kMaxPool, ElementType::kUInt8, {1, 16, 32, 32, 32}, {3, 3, 3},
          {2, 2, 2}, {1, 1, 1, 1, 1, 1}, true}},
+        {{"AveragePool float32 3D, trailing axes first", PoolOp::kAveragePool, ElementType::kFloat32,
+         {1, 64, 16, 7, 7}, {2, 7, 7}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}}},
         {{"MaxPool int8 1D", PoolOp::kMaxPool, ElementType::kInt8, {2, 32, 4096}, {5}, {2}, {2, 2}}},
         {{"LpPool float16 1D", PoolOp::kLpPool, ElementType::kFloat16, {2, 32, 4096}, {5}, {2}, {2, 2}}},
         {{"AveragePool float32 1D in pieces", PoolOp::kAveragePool, ElementType::kFloat32, {1, 2, 120000}, {5}, {2},

@@ -100,10 +100,12 @@ TEST(Planner, SameWindowsOnSmallPlanesTakeTheFlatPlaneKernel) {
       planned(same, {1, 1, 1000, 63}, ElementType::kFloat32, PlanContext::for_cpu_variant(CpuVariant::kNative, 8));
   EXPECT_EQ(few.launch.kernel->variant, KernelVariant::kPlain);
   EXPECT_EQ(verdict(few, "flat-plane"), "fewer planes than parallel tasks wanted");
-  // With Indices, no special kernel is weighed.
+  // With Indices, only the global kernels' candidates are weighed, and decline.
   const Plan indices = planned(same, {1, 192, 28, 28}, ElementType::kFloat32, PlanContext::current(), true);
   EXPECT_EQ(indices.launch.kernel->variant, KernelVariant::kWithIndices);
-  ASSERT_EQ(indices.verdicts.size(), 1u);
+  ASSERT_EQ(indices.verdicts.size(), 3u);
+  EXPECT_EQ(verdict(indices, "whole plane"), "MaxPool asks for Indices (the global kernels have none)");
+  EXPECT_EQ(verdict(indices, "covered axes first"), "MaxPool asks for Indices (the global kernels have none)");
   EXPECT_EQ(verdict(indices, "separable with Indices"), "accepted");
 }
 

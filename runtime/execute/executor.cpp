@@ -1,5 +1,6 @@
 #include "execute/executor.h"
 
+#include "execute/covered_axes_first.h"
 #include "execute/empty_input.h"
 #include "execute/float32_lp.h"
 #include "execute/large_planes.h"
@@ -23,6 +24,13 @@ Status execute(const Plan& plan, const TensorView& X, const TensorView& Y, const
     case Route::kNothing: return Status::ok();
     case Route::kWindowsWithoutInput:
       return fill_windows_without_input(plan.op, plan.launch.count_include_pad, plan.geometry, Y, Indices);
+    case Route::kCoveredAxesFirst: {
+      KernelCall reduce = plan.reduce;
+      reduce.geometry = &plan.reduced;
+      KernelCall window = plan.launch;
+      window.geometry = &plan.leading;
+      return run_covered_axes_first(reduce, window, X, Y);
+    }
     default: break;
   }
   KernelCall call = plan.launch;

@@ -22,6 +22,7 @@ std::string Plan::describe() const {
   if (route == Route::kNothing || route == Route::kWindowsWithoutInput) return text;
   text += "; kernel: " + std::string(launch.kernel->name);
   if (exact != nullptr) text += " (flagged planes: " + std::string(exact->name) + ")";
+  if (route == Route::kCoveredAxesFirst) text += " after " + std::string(reduce.kernel->name);
   if (widened) text += " as float32 on widened copies";
   text += "; target: " + target_name(launch.target);
   if (target_reason != nullptr) text += " (" + std::string(target_reason) + ")";

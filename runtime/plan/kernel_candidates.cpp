@@ -3,11 +3,14 @@
 #include <iterator>
 
 #include "plan/attribute_checks.h"
+#include "plan/covered_axes.h"
+#include "execute/large_planes.h"
 #include "plan/flat_plane.h"
 #include "execute/float32_lp.h"
 #include "plan/halving.h"
 #include "plan/long_planes.h"
 #include "plan/narrow_rows.h"
+#include "plan/whole_plane.h"
 
 namespace onnxpool::detail {
 namespace {
@@ -57,7 +60,7 @@ const char* long_planes_rule(const PlanContext& context, const Plan& plan) {
 const char* float32_lp_rule(const PlanContext&, const Plan& plan) {
   if (plan.device != Device::kHost) return "X is a device tensor (the flagged planes are sorted on the host)";
   if (plan.route != Route::kWhole) return "the call is cut (the range check works on whole planes)";
-  return float32_lp_declines(plan.op, plan.p, plan.geometry);
+  return float32_lp_declines(plan.kernel_op, plan.p, plan.geometry);
 }
 
 // The special families before the general one, per operator.
@@ -78,17 +81,80 @@ const char* general_name(const Plan& plan) {
     case KernelVariant::kScaled: return "exact scaled sums";
     default: break;
   }
-  if (is_global_op(plan.op)) return plan.op == PoolOp::kGlobalLpPool ? "global exact sums" : "global reduction";
-  return plan.op == PoolOp::kLpPool ? "separable exact sums" : "separable";
+  if (is_global_op(plan.kernel_op)) {
+    return plan.kernel_op == PoolOp::kGlobalLpPool ? "global exact sums" : "global reduction";
+  }
+  return plan.kernel_op == PoolOp::kLpPool ? "separable exact sums" : "separable";
 }
 
-// Whether this build has `variant` for the call's target, or why not.
-const char* missing(const Plan& plan, KernelVariant variant, const KernelEntry** kernel) {
-  const int rank = is_global_op(plan.op) ? 0 : static_cast<int>(plan.geometry.axes.size());
-  *kernel = find_kernel(plan.op, plan.type, rank, variant);
+// Whether this build has `op`'s `variant` for the call's target, or why not.
+const char* missing(const Plan& plan, PoolOp op, KernelVariant variant, const KernelEntry** kernel) {
+  const int rank = is_global_op(op) ? 0 : static_cast<int>(plan.geometry.axes.size());
+  *kernel = find_kernel(op, plan.type, rank, variant);
   if (*kernel == nullptr) return "not in this build for this type and rank";
   if ((*kernel)->run[plan.launch.target] == nullptr) return "not compiled for the call's target";
   return nullptr;
+}
+
+// A window over the whole plane: the global pool's general kernel, whose
+// own candidates are weighed next (plan/whole_plane.h).
+void weigh_whole_plane(Plan* plan) {
+  const PoolOp global = global_pool_of(plan->op);
+  const KernelEntry* kernel = nullptr;
+  const char* reason = plan->route != Route::kWhole ? "the call is cut"
+                       : plan->widened             ? "the call runs on widened copies"
+                                                   : whole_plane_declines(plan->op, plan->with_indices,
+                                                                          plan->launch.count_include_pad, plan->geometry);
+  if (reason == nullptr) reason = missing(*plan, global, general_variant(global, plan->type, plan->p, false), &kernel);
+  plan->verdicts.push_back(Verdict{"whole plane", reason});
+  if (reason != nullptr) return;
+  plan->kernel_op = global;
+  plan->launch.kernel = kernel;
+}
+
+// Trailing axes the window covers whole: the global pool's general kernel
+// over them into scratch, then the general windowed kernel of the leading
+// axes' rank (plan/covered_axes.h). True when accepted.
+bool weigh_covered_axes(Plan* plan) {
+  size_t leading = 0;
+  const PoolOp global = global_pool_of(plan->op);
+  const KernelEntry* reduce = nullptr;
+  const KernelEntry* window = nullptr;
+  const char* reason =
+      plan->route != Route::kWhole ? "the call is cut"
+      : plan->widened              ? "the call runs on widened copies"
+      : plan->backend != Backend::kCpu || plan->device != Device::kHost
+          ? "not on the CPU backend (the values between the steps are host scratch)"
+          : covered_axes_declines(plan->op, plan->type, plan->with_indices, plan->launch.count_include_pad,
+                                  plan->geometry, &leading);
+  if (reason == nullptr) reason = missing(*plan, global, KernelVariant::kPlain, &reduce);
+  if (reason == nullptr) {
+    window = find_kernel(plan->op, plan->type, static_cast<int>(leading), KernelVariant::kPlain);
+    if (window == nullptr || window->run[plan->launch.target] == nullptr) {
+      reason = "no windowed kernel of the leading axes' rank for the call's target";
+    }
+  }
+  plan->verdicts.push_back(Verdict{"covered axes first", reason});
+  if (reason != nullptr) return false;
+  plan->route = Route::kCoveredAxesFirst;
+  plan->leading = leading_axes_geometry(plan->geometry, leading);
+  int64_t covered_size = 1;
+  for (size_t i = leading; i < plan->geometry.axes.size(); ++i) covered_size *= plan->geometry.axes[i].input;
+  plan->reduced = flat_planes(plan->leading.planes() * plan->leading.input_plane_size(), covered_size);
+  plan->reduce.kernel = reduce;
+  plan->reduce.target = plan->launch.target;
+  plan->reduce.settings = plan->launch.settings;
+  plan->launch.kernel = window;
+  if (!plan->launch.count_begin.empty()) {
+    plan->launch.count_begin.resize(leading);
+    plan->launch.count_end.resize(leading);
+  }
+  if (plan->op == PoolOp::kMaxPool) {
+    plan->launch.scalars.clear();
+    plan->launch.scalars.push_back(
+        ScalarArg::boolean("clamp_safe", clamped_row_taps_are_harmless(plan->leading)));
+  }
+  return true;
 }
 
 }  // namespace
@@ -112,21 +178,27 @@ bool clamped_row_taps_are_harmless(const WindowGeometry& g) {
 }
 
 void choose_kernel(const PlanContext& context, Plan* plan) {
+  plan->kernel_op = plan->op;
+  if (global_pool_of(plan->op) != plan->op) {
+    weigh_whole_plane(plan);
+    if (plan->kernel_op == plan->op && weigh_covered_axes(plan)) return;
+  }
+  const PoolOp op = plan->kernel_op;
   const Candidate* first = nullptr;
   const Candidate* last = nullptr;
-  if ((plan->op == PoolOp::kMaxPool && !plan->with_indices) || plan->op == PoolOp::kAveragePool) {
+  if ((op == PoolOp::kMaxPool && !plan->with_indices) || op == PoolOp::kAveragePool) {
     first = std::begin(kWindowedSpecials);
     last = std::end(kWindowedSpecials);
-  } else if (plan->op == PoolOp::kGlobalAveragePool) {
+  } else if (op == PoolOp::kGlobalAveragePool) {
     first = std::begin(kMeanSpecials);
     last = std::end(kMeanSpecials);
-  } else if (plan->op == PoolOp::kLpPool || plan->op == PoolOp::kGlobalLpPool) {
+  } else if (op == PoolOp::kLpPool || op == PoolOp::kGlobalLpPool) {
     first = std::begin(kLpSpecials);
     last = std::end(kLpSpecials);
   }
   for (const Candidate* c = first; c != last; ++c) {
     const KernelEntry* kernel = nullptr;
-    const char* reason = missing(*plan, c->variant, &kernel);
+    const char* reason = missing(*plan, op, c->variant, &kernel);
     if (reason == nullptr) reason = c->declines(context, *plan);
     if (reason == nullptr && c->variant == KernelVariant::kFloat32Sum) {
       // Registered as LpPool's rank-0 kernel (kernel_registry.h).

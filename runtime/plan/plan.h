@@ -46,6 +46,7 @@ enum class Route {
   kPieces,            // planes past 2^31 bytes, cut along the first spatial axis (large_planes.h)
   kSegments,          // windows far into the padding, cut by where they lie (window_segments.h)
   kFloat32LpFirst,    // Lp: float32 sums, then the exact kernel on the planes they may get wrong (float32_lp.h)
+  kCoveredAxesFirst,  // the trailing axes the window covers, reduced first (covered_axes.h)
 };
 const char* route_name(Route route);
 
@@ -57,6 +58,9 @@ struct Verdict {
 
 struct Plan {
   PoolOp op = PoolOp::kMaxPool;
+  // The operator whose kernels run: `op`, or the global pool a window over
+  // the whole plane computes (plan/whole_plane.h).
+  PoolOp kernel_op = PoolOp::kMaxPool;
   ElementType type = ElementType::kFloat32;
   Device device = Device::kHost;
   bool with_indices = false;
@@ -74,6 +78,11 @@ struct Plan {
   // target, settings, scalars and AveragePool's counting ranges and
   // count_include_pad (false for the other operators).
   KernelCall launch;
+  // kCoveredAxesFirst: `reduce` (a global kernel) over `reduced`, one value
+  // per plane of the covered trailing axes, into scratch; then `launch` over
+  // `leading`, the leading axes' windows on those values, into Y.
+  KernelCall reduce;
+  WindowGeometry reduced, leading;
   int64_t p = 2;  // Lp: the attribute (the launch's scalar is clamped to int32)
   InlineVector<Verdict, 6> verdicts;
 

@@ -57,6 +57,7 @@ const char* route_name(Route route) {
     case Route::kPieces: return "in pieces (planes past 2^31 bytes)";
     case Route::kSegments: return "in segments (windows far into the padding)";
     case Route::kFloat32LpFirst: return "float32 sums, exact kernel for flagged planes";
+    case Route::kCoveredAxesFirst: return "the covered trailing axes reduced first";
   }
   return "unknown";
 }
@@ -154,6 +155,7 @@ void add_operator_scalars(const PoolAttributes& attributes, Plan* plan) {
 Status plan_call(PoolOp op, const PoolAttributes& attributes, const TensorView& X, const TensorView* Y,
                  const TensorView* Indices, bool with_indices, const PlanContext& context, Plan* plan) {
   plan->op = op;
+  plan->kernel_op = op;
   plan->type = X.type;
   plan->device = X.device;
   plan->with_indices = with_indices;
@@ -195,8 +197,9 @@ Status plan_call(PoolOp op, const PoolAttributes& attributes, const TensorView& 
   // allowed CPU target whose vector fits in a row (narrow_rows.h).
   const KernelEntry& kernel = *plan->launch.kernel;
   if (plan->backend == Backend::kCpu && steps_along_output_rows(kernel)) {
-    const int row_target = cpu_target_for_rows(kernel, plan->geometry.axes.back().output, plan->launch.target,
-                                               context.allowed_cpu_targets);
+    const WindowGeometry& rows = plan->route == Route::kCoveredAxesFirst ? plan->leading : plan->geometry;
+    const int row_target =
+        cpu_target_for_rows(kernel, rows.axes.back().output, plan->launch.target, context.allowed_cpu_targets);
     if (row_target != plan->launch.target) {
       plan->target_reason = "output rows narrower than the best target's vector";
       plan->launch.target = row_target;

@@ -89,10 +89,12 @@ class LpPool : public TunableGenerator<LpPool> {
     pool.output = out;
     // p = 2 (ONNX's default) and p = 1 get their own loop nests, free of pow,
     // in every kernel that is called with them; a kernel only for large p
-    // gets no copies for the common windows either (accumulation.h).
-    if (lp_kernel_only_for_large_p(algorithm, type)) {
-      pool.common_window_copies = false;
-    } else {
+    // gets no copies for the common windows either (accumulation.h), nor
+    // does a 3D kernel: those ran no faster with them, which tripled their
+    // generation (docs/design-decisions.md, "Generation cost").
+    const bool only_large_p = lp_kernel_only_for_large_p(algorithm, type);
+    pool.common_window_copies = !only_large_p && rank != 3;
+    if (!only_large_p) {
       for (int fixed : kFixedPowers) pool.output_specializations.push_back(p == fixed);
     }
 

@@ -118,6 +118,10 @@ class MaxPool : public TunableGenerator<MaxPool> {
     pool.output = out;
     if (with_indices) pool.output_specializations.push_back(!*column_major_);
     pool.unrolled_geometry_copies = !with_indices;
+    // The Indices kernels' argmax combine costs the same in every copy: they
+    // ran no faster with the common windows' copies, which tripled their
+    // generation (docs/design-decisions.md, "Generation cost").
+    pool.common_window_copies = !with_indices;
 
     set_estimates(rank);
     schedule_separable_pool(pool, get_target(), knobs());

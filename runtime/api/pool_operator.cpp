@@ -30,7 +30,7 @@ Status PoolOperator::create(const PoolAttributes& attributes, const std::vector<
     const detail::PlanContext context = detail::PlanContext::current();
     Status s = detail::plan_call(attributes.op, attributes, x, nullptr, nullptr, false, context, &state->values);
     if (!s) return s;
-    state->y_shape = state->values.geometry.output_shape.to_vector();
+    state->y_shape = state->values.output_shape.to_vector();
     // For the other operators the planner refuses Indices with its message.
     state->indices_status =
         detail::plan_call(attributes.op, attributes, x, nullptr, nullptr, true, context, &state->with_indices);
@@ -55,10 +55,10 @@ Status PoolOperator::run(const TensorView& X, const TensorView& Y, const TensorV
                                       " " + detail::shape_string(X.shape) + " in " + detail::device_name(X.device) +
                                       " memory");
     }
-    s = detail::check_output(op, "Y", Y, X, X.type, plan.geometry.output_shape);
+    s = detail::check_output(op, "Y", Y, X, X.type, plan.output_shape);
     if (!s) return s;
     if (Indices != nullptr) {
-      s = detail::check_output(op, "Indices", *Indices, X, ElementType::kInt64, plan.geometry.output_shape);
+      s = detail::check_output(op, "Indices", *Indices, X, ElementType::kInt64, plan.output_shape);
       if (!s) return s;
     }
     return detail::execute(plan, X, Y, Indices);

@@ -17,9 +17,10 @@ std::string target_name(int target) {
 
 std::string Plan::describe() const {
   std::string text = std::string(op_name(op)) + " " + element_type_name(type) + " -> Y " +
-                     shape_string(geometry.output_shape) + (device == Device::kCuda ? " (CUDA device tensors)" : "");
+                     shape_string(output_shape) + (device == Device::kCuda ? " (CUDA device tensors)" : "");
   text += "; route: " + std::string(route_name(route));
   if (route == Route::kNothing || route == Route::kWindowsWithoutInput) return text;
+  if (folded_axes > 0) text += "; leading axes folded into planes: " + std::to_string(folded_axes);
   text += "; kernel: " + std::string(launch.kernel->name);
   if (exact != nullptr) text += " (flagged planes: " + std::string(exact->name) + ")";
   if (route == Route::kCoveredAxesFirst) text += " after " + std::string(reduce.kernel->name);

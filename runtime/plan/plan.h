@@ -64,7 +64,12 @@ struct Plan {
   ElementType type = ElementType::kFloat32;
   Device device = Device::kHost;
   bool with_indices = false;
+  // The shape Y and Indices must have (ONNX's output shape).
+  ShapeList output_shape;
+  // What the kernels run: the call's geometry, with any leading axes of one
+  // tap folded into the planes (`folded_axes` of them, plan/unit_axes.h).
   WindowGeometry geometry;
+  int folded_axes = 0;
   Route route = Route::kNothing;
   Backend backend = Backend::kCpu;
   const KernelEntry* kernel = nullptr;  // kFloat32LpFirst: the float32 sums

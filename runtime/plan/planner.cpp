@@ -16,6 +16,7 @@
 #include "plan/kernel_candidates.h"
 #include "dispatch/runtime_knobs.h"
 #include "plan/tensor_checks.h"
+#include "plan/unit_axes.h"
 #include "execute/window_segments.h"
 
 namespace onnxpool::detail {
@@ -121,6 +122,26 @@ Status choose_route(const Plan& plan, Route* route) {
   return is_global_op(plan.op) ? Status::ok() : check_row_buffer(plan.op, plan.geometry);
 }
 
+// Leading axes of one tap fold into the planes (plan/unit_axes.h) where the
+// folded call still runs whole with the same kind of kernel: a call cut into
+// segments keeps its rank (a 1D call has no segments), and so does one
+// whose folded form a kernel of the lower rank cannot take.
+void fold_leading_axes(const TensorView& X, bool column_major_indices, Plan* plan) {
+  if (plan->route != Route::kWhole || is_global_op(plan->op)) return;
+  Plan folded = *plan;
+  const int axes = fold_unit_leading_axes(column_major_indices, &folded.geometry);
+  if (axes == 0) return;
+  const KernelEntry* general = nullptr;
+  if (!find_operator_kernel(plan->op, X, folded.geometry, plan->launch.kernel->variant, &general)) return;
+  folded.launch.kernel = general;
+  bool widened = false;
+  Route route = Route::kNothing;
+  if (!check_widening(folded, &widened) || widened != plan->widened) return;
+  if (!choose_route(folded, &route) || route != Route::kWhole) return;
+  *plan = folded;
+  plan->folded_axes = axes;
+}
+
 // The scalars each operator's kernels take besides the window.
 void add_operator_scalars(const PoolAttributes& attributes, Plan* plan) {
   KernelCall& launch = plan->launch;
@@ -170,6 +191,7 @@ Status plan_call(PoolOp op, const PoolAttributes& attributes, const TensorView& 
     s = check_output(op, "Indices", *Indices, X, ElementType::kInt64, plan->geometry.output_shape);
     if (!s) return s;
   }
+  plan->output_shape = plan->geometry.output_shape;
   // The general kernel: its absence is the type's (kUnsupported, naming the
   // types this operator has).
   const KernelEntry* general = nullptr;
@@ -191,6 +213,7 @@ Status plan_call(PoolOp op, const PoolAttributes& attributes, const TensorView& 
   if (!s) return s;
   s = choose_route(*plan, &plan->route);
   if (!s) return s;
+  fold_leading_axes(X, with_indices && attributes.storage_order == 1, plan);
   add_operator_scalars(attributes, plan);
   choose_kernel(context, plan);
   // Kernels that step one vector along each output row take the widest

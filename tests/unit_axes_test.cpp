@@ -15,13 +15,12 @@
 #include "plan/plan.h"
 #include "support/cpu_variants.h"
 #include "support/float_type_info.h"
-#include "support/maxpool_cases.h"
 #include "support/maxpool_check.h"
+#include "support/plan_verdict.h"
 #include "support/pool_cases.h"
-#include "support/pool_check.h"
 #include "support/random.h"
 #include "support/test_settings.h"
-#include "support/value_fills.h"
+#include "support/windowed_case.h"
 
 namespace onnxpool_test {
 namespace {
@@ -29,21 +28,15 @@ namespace {
 using onnxpool::CpuVariant;
 using onnxpool::PoolOp;
 using onnxpool::detail::Plan;
-using onnxpool::detail::PlanContext;
 using Ints = std::vector<int64_t>;
 
-// How many leading axes the plan for `op` on X of `shape` folds, or -1 when it
-// is not planned.
-int folded_axes(PoolOp op, const onnxpool::Attributes& attrs, const Ints& shape, ElementType type,
-                bool with_indices = false) {
-  onnxpool::PoolAttributes attributes;
-  if (!onnxpool::PoolAttributes::parse(op, attrs, &attributes)) return -1;
-  const onnxpool::TensorView X(nullptr, type, shape);
+// The case checked against the reference when its plan folds `wanted` axes.
+testing::AssertionResult folds_and_matches(int wanted, const WindowedCase& c, bool with_indices = false) {
   Plan plan;
-  if (!onnxpool::detail::plan_call(op, attributes, X, nullptr, nullptr, with_indices, PlanContext::current(), &plan)) {
-    return -1;
-  }
-  return plan.folded_axes;
+  const onnxpool::Status s = plan_windowed_case(c, with_indices, &plan);
+  if (!s) return testing::AssertionFailure() << "not planned: " << s.message();
+  if (plan.folded_axes != wanted) return testing::AssertionFailure() << "folded " << plan.folded_axes << " axes";
+  return c.matches_reference();
 }
 
 struct UnitAxesWindow {
@@ -76,14 +69,9 @@ TEST_F(UnitAxes, MaxPoolMatchesTheReferenceWithAndWithoutIndices) {
       for (const UnitAxesWindow& w : folding_windows()) {
         for (bool with_indices : {false, true}) {
           Random random(derive_seed(test_seed(), 9910, index++));
-          HostTensor X(type, w.shape);
-          fill_with_ties(random, &X, 0.1);
-          const MaxPoolCase c = make_max_pool_case(w.spec, std::move(X), with_indices);
-          const int folded = folded_axes(PoolOp::kMaxPool, c.attributes, w.shape, type, with_indices);
-          testing::AssertionResult result = folded == w.folded
-                                                ? library_matches_reference(c)
-                                                : testing::AssertionFailure() << "folded " << folded << " axes";
-          record_variant_case(&outcome, variant, std::string(w.what) + ": " + c.describe(), result);
+          const WindowedCase c = make_windowed_case(random, PoolOp::kMaxPool, type, w.shape, w.spec, with_indices);
+          record_variant_case(&outcome, variant, std::string(w.what) + ": " + c.describe(),
+                              folds_and_matches(w.folded, c, with_indices));
         }
       }
     }
@@ -104,12 +92,9 @@ TEST_F(UnitAxes, AveragePoolAndLpPoolMatchTheReference) {
           Random random(derive_seed(test_seed(), 9911, index++));
           PoolSpec spec = w.spec;
           spec.count_include_pad = form == 1;
-          const PoolCase c = make_filled_sum_pool_case(random, op, spec, HostTensor(type, w.shape));
-          const int folded = folded_axes(op, c.attributes, w.shape, type);
-          testing::AssertionResult result = folded == w.folded
-                                                ? pool_matches_reference(c)
-                                                : testing::AssertionFailure() << "folded " << folded << " axes";
-          record_variant_case(&outcome, variant, std::string(w.what) + ": " + c.describe(), result);
+          const WindowedCase c = make_windowed_case(random, op, type, w.shape, spec);
+          record_variant_case(&outcome, variant, std::string(w.what) + ": " + c.describe(),
+                              folds_and_matches(w.folded, c));
           ++cases;
         }
       }
@@ -140,17 +125,8 @@ TEST_F(UnitAxes, CallsThatMustNotFold) {
   for (const Kept& k : cases) {
     SCOPED_TRACE(k.what);
     Random random(derive_seed(test_seed(), 9912, 0));
-    if (k.op == PoolOp::kMaxPool) {
-      HostTensor X(ElementType::kFloat32, k.shape);
-      fill_with_ties(random, &X, 0.1);
-      const MaxPoolCase c = make_max_pool_case(k.spec, std::move(X), k.with_indices);
-      EXPECT_EQ(folded_axes(k.op, c.attributes, k.shape, ElementType::kFloat32, k.with_indices), 0);
-      EXPECT_TRUE(library_matches_reference(c));
-    } else {
-      const PoolCase c = make_filled_sum_pool_case(random, k.op, k.spec, HostTensor(ElementType::kFloat32, k.shape));
-      EXPECT_EQ(folded_axes(k.op, c.attributes, k.shape, ElementType::kFloat32), 0);
-      EXPECT_TRUE(pool_matches_reference(c));
-    }
+    const WindowedCase c = make_windowed_case(random, k.op, ElementType::kFloat32, k.shape, k.spec, k.with_indices);
+    EXPECT_TRUE(folds_and_matches(0, c, k.with_indices));
   }
 }
 

@@ -74,6 +74,37 @@ TEST(LongPlanesChoice, LongPlanesWithShortTailsOnly) {
   }
 }
 
+// The step model counts the partials each kernel was built with: a tuned
+// global_partials (KernelEntry::knobs) replaces kernel_matrix.cmake's 32 for
+// the long kernel and one vector for the kernel it would replace.
+TEST(LongPlanesChoice, CountsThePartialsEachKernelWasTunedTo) {
+  onnxpool::detail::KernelEntry kernel{};
+  kernel.knobs[0] = "unroll_small_planes=false global_partials=64";
+  kernel.knobs[1] = "vector_multiple=2";
+  kernel.knobs[2] = "not_global_partials=8";
+  EXPECT_EQ(onnxpool::detail::tuned_global_partials(kernel, 0, 32), 64);
+  EXPECT_EQ(onnxpool::detail::tuned_global_partials(kernel, 1, 32), 32);
+  EXPECT_EQ(onnxpool::detail::tuned_global_partials(kernel, 2, 32), 32);
+
+  onnxpool::detail::WindowGeometry g;
+  g.batch = 1;
+  g.channels = 144;
+  onnxpool::detail::AxisWindow side;
+  side.input = side.kernel = 56;
+  g.axes = {side, side};  // 56x56: whole blocks of 32 and of 64
+  const onnxpool::detail::RuntimeKnobs knobs;
+  onnxpool::detail::LaunchSettings settings;
+  settings.knobs = &knobs;
+  onnxpool::detail::PlaneSums sums;
+  sums.lanes = sums.plain_kernel = 8;
+  EXPECT_EQ(onnxpool::detail::long_planes_declines(g, sums, settings), nullptr);
+  sums.plain_kernel = 32;  // the plain kernel tuned to as many chains
+  EXPECT_STREQ(onnxpool::detail::long_planes_declines(g, sums, settings),
+               "the kernel it would replace has as many partial sums");
+  sums.long_kernel = 64;
+  EXPECT_EQ(onnxpool::detail::long_planes_declines(g, sums, settings), nullptr);
+}
+
 class LongPlanes : public testing::Test {
  protected:
   void TearDown() override {

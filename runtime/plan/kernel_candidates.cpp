@@ -53,8 +53,14 @@ const char* halving_rule(const PlanContext&, const Plan& plan) {
 
 const char* long_planes_rule(const PlanContext& context, const Plan& plan) {
   if (plan.launch.target < 0) return "no CPU target";
-  const int64_t lanes = vector_lanes(*plan.launch.kernel, static_cast<size_t>(plan.launch.target));
-  return long_planes_declines(plan.geometry, lanes, context.launch_settings());
+  const size_t target = static_cast<size_t>(plan.launch.target);
+  const KernelEntry* long_kernel = find_kernel(plan.kernel_op, plan.type, 0, KernelVariant::kLongPlanes);
+  if (long_kernel == nullptr) return "not in this build for this type and rank";
+  PlaneSums sums;
+  sums.lanes = vector_lanes(*plan.launch.kernel, target);
+  sums.plain_kernel = tuned_global_partials(*plan.launch.kernel, target, sums.lanes);
+  sums.long_kernel = tuned_global_partials(*long_kernel, target, kLongPlanePartials);
+  return long_planes_declines(plan.geometry, sums, context.launch_settings());
 }
 
 const char* float32_lp_rule(const PlanContext&, const Plan& plan) {

@@ -13,11 +13,24 @@
 
 namespace onnxpool::detail {
 
-// Partial sums per plane of the long-plane kernels.
+// Partial sums per plane of the long-plane kernels as kernel_matrix.cmake
+// generates them, where the tuning tables give them no other.
 constexpr int64_t kLongPlanePartials = 32;
 
-// Why g's planes do not suit the long-plane kernels under `settings`, or
-// nullptr; `lanes`: partial sums per plane of the kernel they would replace.
-const char* long_planes_declines(const WindowGeometry& g, int64_t lanes, const LaunchSettings& settings);
+// The `global_partials` knob the tuning tables gave `kernel` on `target`
+// (KernelEntry::knobs, "name=value ..."), or `otherwise`: so the step model
+// below counts the partials each kernel was built with, tuned or not.
+int64_t tuned_global_partials(const KernelEntry& kernel, size_t target, int64_t otherwise);
+
+// Partial sums per plane of the long-plane kernel and of the kernel it
+// would replace, and the lanes of the target's vector.
+struct PlaneSums {
+  int64_t long_kernel = kLongPlanePartials;
+  int64_t plain_kernel = 1;
+  int64_t lanes = 1;
+};
+
+// Why g's planes do not suit the long-plane kernels under `settings`, or nullptr.
+const char* long_planes_declines(const WindowGeometry& g, const PlaneSums& sums, const LaunchSettings& settings);
 
 }  // namespace onnxpool::detail

@@ -4,10 +4,10 @@
 
 #include "plan/attribute_checks.h"
 #include "plan/covered_axes.h"
-#include "execute/large_planes.h"
 #include "plan/flat_plane.h"
 #include "execute/float32_lp.h"
 #include "plan/halving.h"
+#include "execute/large_planes.h"
 #include "plan/long_planes.h"
 #include "plan/narrow_rows.h"
 #include "plan/whole_plane.h"

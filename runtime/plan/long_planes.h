@@ -6,6 +6,7 @@
 // (docs/design-decisions.md, "Long planes").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "execute/kernel_launch.h"

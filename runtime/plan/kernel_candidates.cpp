@@ -33,37 +33,36 @@ bool unscaled_lp_is_exact(ElementType type, int64_t p) {
   }
 }
 
-// One kernel family: its variant and the rule that admits a call. A special
+// One kernel family: its variant and the rule that admits a call (given the
+// family's kernel, which the build has for the call's target). A special
 // family needs its own entry for the call's target (no widening).
 struct Candidate {
   const char* name;
   KernelVariant variant;
-  const char* (*declines)(const PlanContext& context, const Plan& plan);
+  const char* (*declines)(const PlanContext& context, const Plan& plan, const KernelEntry& kernel);
 };
 
-const char* flat_plane_rule(const PlanContext& context, const Plan& plan) {
+const char* flat_plane_rule(const PlanContext& context, const Plan& plan, const KernelEntry&) {
   if (plan.route != Route::kWhole) return "the call is cut (flat-plane kernels take whole planes)";
   return flat_plane_declines(plan.geometry, context.launch_settings());
 }
 
-const char* halving_rule(const PlanContext&, const Plan& plan) {
+const char* halving_rule(const PlanContext&, const Plan& plan, const KernelEntry&) {
   if (plan.route == Route::kSegments) return "the call runs in segments";
   return halving_declines(plan.geometry);
 }
 
-const char* long_planes_rule(const PlanContext& context, const Plan& plan) {
+const char* long_planes_rule(const PlanContext& context, const Plan& plan, const KernelEntry& long_kernel) {
   if (plan.launch.target < 0) return "no CPU target";
   const size_t target = static_cast<size_t>(plan.launch.target);
-  const KernelEntry* long_kernel = find_kernel(plan.kernel_op, plan.type, 0, KernelVariant::kLongPlanes);
-  if (long_kernel == nullptr) return "not in this build for this type and rank";
   PlaneSums sums;
   sums.lanes = vector_lanes(*plan.launch.kernel, target);
   sums.plain_kernel = tuned_global_partials(*plan.launch.kernel, target, sums.lanes);
-  sums.long_kernel = tuned_global_partials(*long_kernel, target, kLongPlanePartials);
+  sums.long_kernel = tuned_global_partials(long_kernel, target, kLongPlanePartials);
   return long_planes_declines(plan.geometry, sums, context.launch_settings());
 }
 
-const char* float32_lp_rule(const PlanContext&, const Plan& plan) {
+const char* float32_lp_rule(const PlanContext&, const Plan& plan, const KernelEntry&) {
   if (plan.device != Device::kHost) return "X is a device tensor (the flagged planes are sorted on the host)";
   if (plan.route != Route::kWhole) return "the call is cut (the range check works on whole planes)";
   return float32_lp_declines(plan.kernel_op, plan.p, plan.geometry);
@@ -93,12 +92,25 @@ const char* general_name(const Plan& plan) {
   return plan.kernel_op == PoolOp::kLpPool ? "separable exact sums" : "separable";
 }
 
-// Whether this build has `op`'s `variant` for the call's target, or why not.
-const char* missing(const Plan& plan, PoolOp op, KernelVariant variant, const KernelEntry** kernel) {
-  const int rank = is_global_op(op) ? 0 : static_cast<int>(plan.geometry.axes.size());
+// Whether this build has `op`'s `variant` of spatial rank `rank` (0 for the
+// global operators) for the call's target, or why not.
+const char* missing(const Plan& plan, PoolOp op, int rank, KernelVariant variant, const KernelEntry** kernel) {
   *kernel = find_kernel(op, plan.type, rank, variant);
   if (*kernel == nullptr) return "not in this build for this type and rank";
   if ((*kernel)->run[plan.launch.target] == nullptr) return "not compiled for the call's target";
+  return nullptr;
+}
+
+// The same at the call's own rank.
+const char* missing(const Plan& plan, PoolOp op, KernelVariant variant, const KernelEntry** kernel) {
+  return missing(plan, op, is_global_op(op) ? 0 : static_cast<int>(plan.geometry.axes.size()), variant, kernel);
+}
+
+// Why a call cannot run the global pools' kernels in place of its own, or
+// nullptr (the two candidates below).
+const char* global_kernels_decline(const Plan& plan) {
+  if (plan.route != Route::kWhole) return "the call is cut";
+  if (plan.widened) return "the call runs on widened copies";
   return nullptr;
 }
 
@@ -107,10 +119,10 @@ const char* missing(const Plan& plan, PoolOp op, KernelVariant variant, const Ke
 void weigh_whole_plane(Plan* plan) {
   const PoolOp global = global_pool_of(plan->op);
   const KernelEntry* kernel = nullptr;
-  const char* reason = plan->route != Route::kWhole ? "the call is cut"
-                       : plan->widened             ? "the call runs on widened copies"
-                                                   : whole_plane_declines(plan->op, plan->with_indices,
-                                                                          plan->launch.count_include_pad, plan->geometry);
+  const char* reason = global_kernels_decline(*plan);
+  if (reason == nullptr) {
+    reason = whole_plane_declines(plan->op, plan->with_indices, plan->launch.count_include_pad, plan->geometry);
+  }
   if (reason == nullptr) reason = missing(*plan, global, general_variant(global, plan->type, plan->p, false), &kernel);
   plan->verdicts.push_back(Verdict{"whole plane", reason});
   if (reason != nullptr) return;
@@ -126,20 +138,16 @@ bool weigh_covered_axes(Plan* plan) {
   const PoolOp global = global_pool_of(plan->op);
   const KernelEntry* reduce = nullptr;
   const KernelEntry* window = nullptr;
-  const char* reason =
-      plan->route != Route::kWhole ? "the call is cut"
-      : plan->widened              ? "the call runs on widened copies"
-      : plan->backend != Backend::kCpu || plan->device != Device::kHost
-          ? "not on the CPU backend (the values between the steps are host scratch)"
-          : covered_axes_declines(plan->op, plan->type, plan->with_indices, plan->launch.count_include_pad,
-                                  plan->geometry, &leading);
-  if (reason == nullptr) reason = missing(*plan, global, KernelVariant::kPlain, &reduce);
-  if (reason == nullptr) {
-    window = find_kernel(plan->op, plan->type, static_cast<int>(leading), KernelVariant::kPlain);
-    if (window == nullptr || window->run[plan->launch.target] == nullptr) {
-      reason = "no windowed kernel of the leading axes' rank for the call's target";
-    }
+  const char* reason = global_kernels_decline(*plan);
+  if (reason == nullptr && (plan->backend != Backend::kCpu || plan->device != Device::kHost)) {
+    reason = "not on the CPU backend (the values between the steps are host scratch)";
   }
+  if (reason == nullptr) {
+    reason = covered_axes_declines(plan->op, plan->type, plan->with_indices, plan->launch.count_include_pad,
+                                   plan->geometry, &leading);
+  }
+  if (reason == nullptr) reason = missing(*plan, global, KernelVariant::kPlain, &reduce);
+  if (reason == nullptr) reason = missing(*plan, plan->op, static_cast<int>(leading), KernelVariant::kPlain, &window);
   plan->verdicts.push_back(Verdict{"covered axes first", reason});
   if (reason != nullptr) return false;
   plan->route = Route::kCoveredAxesFirst;
@@ -205,7 +213,7 @@ void choose_kernel(const PlanContext& context, Plan* plan) {
   for (const Candidate* c = first; c != last; ++c) {
     const KernelEntry* kernel = nullptr;
     const char* reason = missing(*plan, op, c->variant, &kernel);
-    if (reason == nullptr) reason = c->declines(context, *plan);
+    if (reason == nullptr) reason = c->declines(context, *plan, *kernel);
     if (reason == nullptr && c->variant == KernelVariant::kFloat32Sum) {
       // Registered as LpPool's rank-0 kernel (kernel_registry.h).
       const KernelEntry* check = find_kernel(PoolOp::kLpPool, plan->type, 0, KernelVariant::kRangeCheck);

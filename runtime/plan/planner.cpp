@@ -128,9 +128,10 @@ Status choose_route(const Plan& plan, Route* route) {
 // whose folded form a kernel of the lower rank cannot take.
 void fold_leading_axes(const TensorView& X, bool column_major_indices, Plan* plan) {
   if (plan->route != Route::kWhole || is_global_op(plan->op)) return;
+  // Most calls have none: they copy no plan.
+  if (unit_leading_axes(plan->geometry, column_major_indices) == 0) return;
   Plan folded = *plan;
   const int axes = fold_unit_leading_axes(column_major_indices, &folded.geometry);
-  if (axes == 0) return;
   const KernelEntry* general = nullptr;
   if (!find_operator_kernel(plan->op, X, folded.geometry, plan->launch.kernel->variant, &general)) return;
   folded.launch.kernel = general;

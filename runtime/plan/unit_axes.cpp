@@ -9,11 +9,16 @@ bool one_output_per_input(const AxisWindow& a) {
 
 }  // namespace
 
-int fold_unit_leading_axes(bool column_major_indices, WindowGeometry* g) {
+int unit_leading_axes(const WindowGeometry& g, bool column_major_indices) {
   if (column_major_indices) return 0;
-  const size_t rank = g->axes.size();
   size_t folded = 0;
-  while (folded + 1 < rank && one_output_per_input(g->axes[folded])) ++folded;
+  while (folded + 1 < g.axes.size() && one_output_per_input(g.axes[folded])) ++folded;
+  return static_cast<int>(folded);
+}
+
+int fold_unit_leading_axes(bool column_major_indices, WindowGeometry* g) {
+  const size_t rank = g->axes.size();
+  const size_t folded = static_cast<size_t>(unit_leading_axes(*g, column_major_indices));
   if (folded == 0) return 0;
   WindowGeometry kept;
   kept.batch = g->batch;

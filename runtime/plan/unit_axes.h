@@ -9,10 +9,13 @@
 
 namespace onnxpool::detail {
 
-// Folds the longest prefix of such axes into g's channels, keeping at least
-// one axis, and returns how many it folded. MaxPool's column-major Indices
-// (storage_order = 1) count the first axis fastest, so they fold none; the
-// row-major ones are the same numbers either way.
+// How many leading axes of g fold: the longest prefix of such axes, keeping
+// at least one axis. MaxPool's column-major Indices (storage_order = 1)
+// count the first axis fastest, so they fold none; the row-major ones are
+// the same numbers either way.
+int unit_leading_axes(const WindowGeometry& g, bool column_major_indices);
+
+// Folds those axes into g's channels and returns how many it folded.
 int fold_unit_leading_axes(bool column_major_indices, WindowGeometry* g);
 
 }  // namespace onnxpool::detail
